@@ -1,0 +1,1 @@
+"""Pure game engines: plain data in, plain data out; never imports Django."""
