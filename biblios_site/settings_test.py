@@ -1,0 +1,16 @@
+"""Settings for pytest, so that a bare `pytest` needs no environment variables.
+
+Development defaults are applied only where the environment says nothing, so
+`make test-services` can still point DATABASE_URL and REDIS_URL at real services.
+pytest-django reads settings before any conftest.py runs, which is why these
+defaults live here rather than in tests/conftest.py.
+"""
+
+import os
+
+os.environ.setdefault("DEBUG", "1")
+
+from biblios_site.settings import *  # noqa: E402, F403
+
+# Hashing cost only slows the suite down; no test depends on the real hasher.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
