@@ -136,26 +136,27 @@ _FIELD_NAMES = tuple(f.name for f in fields(State))
 
 
 def _clone(state: State) -> State:
-    """A copy whose lists and dicts can be changed without touching `state`.
+    """A copy that an action may change without touching `state`.
 
-    `setup`, `options` and `removed` are never changed after setup, so they stay shared.
+    Lists and dicts inside a state are never changed in place: an action replaces whatever it
+    changes with a new list (see `_add_to_hand`), so only the outer dict and the list of hands
+    need copying. The property tests check that applying an action leaves its input unchanged.
     """
     data = state.__dict__.copy()
-    data["dice"] = state.dice[:]
-    data["draw_pile"] = state.draw_pile[:]
-    data["hands"] = [hand[:] for hand in state.hands]
-    data["discard"] = state.discard[:]
-    data["hidden_discard"] = state.hidden_discard[:]
-    data["public_space"] = state.public_space[:]
-    data["auction_pile"] = state.auction_pile[:]
-    data["placed_by"] = state.placed_by.copy()
-    data["passed"] = state.passed[:]
-    data["excluded"] = state.excluded[:]
-    data["bids"] = state.bids[:]
+    data["hands"] = state.hands[:]
     data["events"] = []
     copy = object.__new__(State)
     copy.__dict__ = data
     return copy
+
+
+def _add_to_hand(state: State, seat: int, card: str) -> None:
+    state.hands[seat] = [*state.hands[seat], card]
+
+
+def _remove_from_hand(state: State, seat: int, cards) -> None:
+    gone = set(cards)
+    state.hands[seat] = [card for card in state.hands[seat] if card not in gone]
 
 
 def _rng(state: State, purpose: str) -> random.Random:
@@ -616,11 +617,11 @@ def _do_place(state: State, seat: int, action) -> None:
         _event(state, "placed", seat=seat, to="self", secret_to=[seat], secret={"card": card})
     elif to == "auction":
         state.auction_used = True
-        state.auction_pile.append(card)
-        state.placed_by[card] = seat
+        state.auction_pile = [*state.auction_pile, card]
+        state.placed_by = {**state.placed_by, card: seat}
         _event(state, "placed", seat=seat, to="auction", secret_to=[seat], secret={"card": card})
     else:
-        state.public_space.append(card)
+        state.public_space = [*state.public_space, card]
         _event(state, "placed", seat=seat, to="public", card=card)
     _continue_gift(state)
 
@@ -628,13 +629,13 @@ def _do_place(state: State, seat: int, action) -> None:
 def _do_pick(state: State, seat: int, action) -> None:
     """R5, R6: take one public card; a church card is resolved before the next pick."""
     card = action["card"]
-    state.public_space.remove(card)
+    state.public_space = [other for other in state.public_space if other != card]
     state.picks += 1
     _event(state, "picked", seat=seat, card=card)
     if KIND[card] == "church":
         _acquire_church(state, card, seat)
         return
-    state.hands[seat].append(card)
+    _add_to_hand(state, seat, card)
     _continue_gift(state)
 
 
@@ -643,7 +644,7 @@ def _continue_gift(state: State) -> None:
     n = state.num_players
     while True:
         if state.placed < n + 1:
-            state.drawing = state.draw_pile.pop(0)
+            state.drawing, state.draw_pile = state.draw_pile[0], state.draw_pile[1:]
             state.step = "place"
             _event(
                 state, "drew", seat=state.active, secret_to=[state.active],
@@ -652,7 +653,7 @@ def _continue_gift(state: State) -> None:
             return
         if state.self_card is not None:  # R5: allocation done, the self card goes to hand
             card, state.self_card = state.self_card, None
-            state.hands[state.active].append(card)
+            _add_to_hand(state, state.active, card)
             _event(
                 state, "took_own_card", seat=state.active, secret_to=[state.active],
                 secret={"card": card},
@@ -682,8 +683,10 @@ def _acquire_church(state: State, card: str, owner: int) -> None:
 def _do_use_church(state: State, seat: int, action) -> None:
     """R17: move the chosen dice by the card's delta; the card is then discarded."""
     delta = action["delta"]
+    dice = state.dice[:]
     for category in action["dice"]:
-        state.dice[CATEGORY_INDEX[category]] += delta
+        dice[CATEGORY_INDEX[category]] += delta
+    state.dice = dice
     _event(state, "church_used", seat=seat, card=state.church[0], dice=action["dice"], delta=delta)
     _finish_church(state)
 
@@ -695,7 +698,7 @@ def _do_discard_church(state: State, seat: int, action) -> None:
 
 def _finish_church(state: State) -> None:
     """R16: a church card never stays in hand; then the interrupted phase resumes."""
-    state.discard.append(state.church[0])
+    state.discard = [*state.discard, state.church[0]]
     state.church = None
     if state.phase == "gift":
         _continue_gift(state)
@@ -709,7 +712,9 @@ def _finish_church(state: State) -> None:
 def _start_auctions(state: State) -> None:
     """R9: shuffle the auction pile; the game's first player auctions the first card."""
     state.phase = "auction"
-    _rng(state, "auction-pile").shuffle(state.auction_pile)
+    pile = state.auction_pile[:]
+    _rng(state, "auction-pile").shuffle(pile)
+    state.auction_pile = pile
     state.active = state.first_player
     _event(state, "auction_phase", cards=len(state.auction_pile))
     _reveal(state)
@@ -727,8 +732,8 @@ def _reveal(state: State) -> None:
         state.bidder = state.high_bidder = None
         _event(state, "game_over")
         return
-    card = state.auction_pile.pop(0)
-    state.placed_by.pop(card, None)
+    card, state.auction_pile = state.auction_pile[0], state.auction_pile[1:]
+    state.placed_by = {other: seat for other, seat in state.placed_by.items() if other != card}
     state.auction_card = card
     state.excluded = []
     _event(state, "auction_card", seat=state.active, card=card)
@@ -745,14 +750,14 @@ def _open_bidding(state: State) -> None:
 
 def _do_bid(state: State, seat: int, action) -> None:
     state.high_bid, state.high_bidder = action["amount"], seat
-    state.bids.append([seat, action["amount"]])
+    state.bids = [*state.bids, [seat, action["amount"]]]
     _event(state, "bid", seat=seat, amount=action["amount"])
     _next_bidder(state)
 
 
 def _do_pass(state: State, seat: int, action) -> None:
-    state.passed.append(seat)
-    state.bids.append([seat, None])
+    state.passed = [*state.passed, seat]
+    state.bids = [*state.bids, [seat, None]]
     _event(state, "passed", seat=seat)
     _next_bidder(state)
 
@@ -768,7 +773,7 @@ def _next_bidder(state: State) -> None:
         return
     if not in_play:
         _event(state, "card_unsold", card=state.auction_card)
-        state.discard.append(state.auction_card)
+        state.discard = [*state.discard, state.auction_card]
         state.auction_card = None
         _next_auction(state)
         return
@@ -782,9 +787,8 @@ def _next_bidder(state: State) -> None:
 def _do_pay(state: State, seat: int, action) -> None:
     """R11: the Gold paid is shown to everyone and discarded."""
     cards = _sorted_cards(action["cards"])
-    for card in cards:
-        state.hands[seat].remove(card)
-    state.discard.extend(cards)
+    _remove_from_hand(state, seat, cards)
+    state.discard = [*state.discard, *cards]
     _event(state, "paid", seat=seat, cards=cards, amount=state.high_bid)
     _award(state, seat)
 
@@ -792,8 +796,8 @@ def _do_pay(state: State, seat: int, action) -> None:
 def _do_give(state: State, seat: int, action) -> None:
     """R12: one card discarded face down; nobody else learns which."""
     card = action["card"]
-    state.hands[seat].remove(card)
-    state.hidden_discard.append([card, [seat]])
+    _remove_from_hand(state, seat, [card])
+    state.hidden_discard = [*state.hidden_discard, [card, [seat]]]
     state.given += 1
     _event(state, "gave", seat=seat, secret_to=[seat], secret={"card": card})
     if state.given == state.high_bid:
@@ -806,7 +810,7 @@ def _award(state: State, seat: int) -> None:
     if KIND[card] == "church":
         _acquire_church(state, card, seat)
         return
-    state.hands[seat].append(card)
+    _add_to_hand(state, seat, card)
     _event(state, "card_bought", seat=seat, card=card)
     _next_auction(state)
 
@@ -814,13 +818,13 @@ def _award(state: State, seat: int) -> None:
 def _do_refuse(state: State, seat: int, action) -> None:
     """R13–R15: the defaulter is penalised and the same card is auctioned again without them."""
     _event(state, "refused", seat=seat, amount=state.high_bid)
-    hand, n = state.hands[seat], state.num_players
+    hand, n = state.hands[seat][:], state.num_players
     rng = _rng(state, "penalty")
     if state.options["medieval_bluff"]:  # R15
         if hand:
             left = (seat + 1) % n
             card = hand.pop(rng.randrange(len(hand)))
-            state.hidden_discard.append([card, [left, seat]])
+            state.hidden_discard = [*state.hidden_discard, [card, [left, seat]]]
             _event(
                 state, "penalty_discard", seat=left, loser=seat, secret_to=[left, seat],
                 secret={"card": card},
@@ -831,12 +835,13 @@ def _do_refuse(state: State, seat: int, action) -> None:
             if not hand:
                 break
             card = hand.pop(rng.randrange(len(hand)))
-            state.hands[taker].append(card)
+            _add_to_hand(state, taker, card)
             _event(
                 state, "penalty_take", seat=taker, loser=seat, secret_to=[taker, seat],
                 secret={"card": card},
             )  # fmt: skip
-    state.excluded.append(seat)
+    state.hands[seat] = hand
+    state.excluded = [*state.excluded, seat]
     _open_bidding(state)
 
 

@@ -1,0 +1,1 @@
+"""Scripts that measure speed and print figures (never timed unit tests)."""
