@@ -3,8 +3,12 @@
 The user model is custom from the first migration because swapping it later is painful.
 """
 
+import hashlib
+import secrets
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
 
 class User(AbstractUser):
@@ -14,3 +18,42 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.display_name or self.username
+
+
+class ApiToken(models.Model):
+    """A personal token for the board API (`Authorization: Bearer <token>`).
+
+    Only a hash is stored: the token itself is shown once, when it is created.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, blank=True)
+    key_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8, help_text="First characters, to tell tokens apart.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.prefix}… ({self.user})"
+
+    @staticmethod
+    def hash(raw: str) -> str:
+        return hashlib.sha256(raw.encode()).hexdigest()
+
+    @classmethod
+    def issue(cls, user, name: str = "") -> tuple["ApiToken", str]:
+        """Create a token; returns it with the raw secret, which is never stored."""
+        raw = secrets.token_urlsafe(32)
+        token = cls.objects.create(user=user, name=name, key_hash=cls.hash(raw), prefix=raw[:8])
+        return token, raw
+
+    @classmethod
+    def user_for(cls, raw: str):
+        """The active user a raw token belongs to, or None."""
+        if not isinstance(raw, str) or not raw or len(raw) > 200:
+            return None
+        token = cls.objects.select_related("user").filter(key_hash=cls.hash(raw)).first()
+        if token is None or not token.user.is_active:
+            return None
+        cls.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+        return token.user

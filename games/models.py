@@ -1,5 +1,108 @@
-"""Game persistence.
+"""Tables, seats and the append-only move log.
 
-Empty for now: the rules live in the pure engine (games.engine); tables and seats
-arrive with live play.
+The truth of a game is its setup plus its moves; `Game.state` is a cache of the engine state
+after the last move (rebuilt and checked by `services.rebuild_state`).
 """
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+from games.engine import biblios
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    class Edition(models.TextChoices):
+        BIBLIOS = "biblios", "Biblios"
+        SCRIPTS_AND_SCRIBES = "scripts_and_scribes", "Scripts & Scribes"
+
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games"
+    )
+    edition = models.CharField(max_length=24, choices=Edition.choices, default=Edition.BIBLIOS)
+    num_players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    private = models.BooleanField(default=False, help_text="Only reachable by invite link.")
+    spectators_allowed = models.BooleanField(default=True)
+    invite_code = models.CharField(max_length=24, unique=True, default=new_invite_code)
+    seed = models.BigIntegerField(default=new_seed)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0)
+    setup = models.JSONField(null=True, blank=True, help_text="engine.new_game arguments")
+    state = models.TextField(blank=True, help_text="Cached engine state (biblios.dumps).")
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-created_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(num_players__gte=2, num_players__lte=4),
+                name="game_num_players_2_to_4",
+            )
+        ]
+
+    def __str__(self):
+        return f"Game {self.pk} ({self.get_edition_display()}, {self.num_players} players)"
+
+    @property
+    def first_player(self) -> int | None:
+        return self.setup["first_player"] if self.setup else None
+
+    def engine_state(self) -> biblios.State:
+        return biblios.loads(self.state)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    position = models.PositiveSmallIntegerField(help_text="Engine seat, clockwise from 0.")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_user_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.user} at seat {self.position} of game {self.game_id}"
+
+
+class Move(models.Model):
+    """One applied action. Append-only: never updated or deleted while the game exists."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField(
+        help_text="1 for the first move; equals the version after it."
+    )
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique")]
+
+    def __str__(self):
+        return f"move {self.seq} of game {self.game_id}: seat {self.seat} {self.action}"
