@@ -1,13 +1,13 @@
-"""Root URL configuration."""
+"""Root URL configuration: each app owns its own routes."""
 
 from django.contrib import admin
 from django.contrib.staticfiles.urls import staticfiles_urlpatterns
-from django.urls import path
-
-from biblios_site import views
+from django.urls import include, path
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", include("games.urls")),
+    path("accounts/", include("accounts.urls")),
+    path("api/", include("games.api_urls")),
     path("admin/", admin.site.urls),
 ]
 

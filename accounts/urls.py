@@ -1,0 +1,5 @@
+"""Sign up, log in, profiles."""
+
+app_name = "accounts"
+
+urlpatterns = []

@@ -1,0 +1,3 @@
+"""The JSON board API, mounted under /api/."""
+
+urlpatterns = []
