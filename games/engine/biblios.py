@@ -28,6 +28,7 @@ so that it reveals nothing: 3 × hand size for a Gold bid (no hand of that size 
 hand size for a card-count bid; the minimum bid is always allowed.
 """
 
+import copy
 import json
 import random
 from dataclasses import asdict, dataclass, fields
@@ -145,9 +146,9 @@ def _clone(state: State) -> State:
     data = state.__dict__.copy()
     data["hands"] = state.hands[:]
     data["events"] = []
-    copy = object.__new__(State)
-    copy.__dict__ = data
-    return copy
+    clone = object.__new__(State)
+    clone.__dict__ = data
+    return clone
 
 
 def _add_to_hand(state: State, seat: int, card: str) -> None:
@@ -347,7 +348,8 @@ def to_act(state: State) -> list[int]:
 
 def legal_actions(state: State, seat) -> list[dict]:
     """Every action `seat` may take now (bids up to the documented cap, minimal payments)."""
-    if seat != _actor(state) or isinstance(seat, bool):
+    actor = _actor(state)
+    if actor is None or seat != actor or isinstance(seat, bool):
         return []
     step = state.step
     if step == "place":
@@ -526,7 +528,7 @@ def _check_use_church(state, seat, action):
     card = state.church[0]
     if not isinstance(dice, list) or not all(isinstance(d, str) for d in dice):
         raise IllegalAction('malformed action: "dice" is a list of category names')
-    if isinstance(delta, bool) or delta not in CHURCH_DELTAS[card]:
+    if not isinstance(delta, int) or isinstance(delta, bool) or delta not in CHURCH_DELTAS[card]:
         raise IllegalAction(f"R17: this church card moves dice by {list(CHURCH_DELTAS[card])}")
     unknown = [d for d in dice if d not in CATEGORY_INDEX]
     if unknown:
@@ -687,7 +689,8 @@ def _do_use_church(state: State, seat: int, action) -> None:
     for category in action["dice"]:
         dice[CATEGORY_INDEX[category]] += delta
     state.dice = dice
-    _event(state, "church_used", seat=seat, card=state.church[0], dice=action["dice"], delta=delta)
+    dice_moved = list(action["dice"])
+    _event(state, "church_used", seat=seat, card=state.church[0], dice=dice_moved, delta=delta)
     _finish_church(state)
 
 
@@ -869,7 +872,7 @@ def events_for(state: State, seat) -> list[dict]:
         if "secret" in event and (seat == "all" or seat in event["secret_to"]):
             public.update(event["secret"])
         shown.append(public)
-    return shown
+    return copy.deepcopy(shown)  # the caller's to decorate; the state's events stay as they were
 
 
 def view(state: State, seat) -> dict:
