@@ -1,9 +1,18 @@
-"""Pages of the games app: the lobby, tables and the game board."""
+"""Pages of the games app: the lobby, tables, invites and the game board."""
 
 from django.urls import path
 
-from biblios_site import views
+from games import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", views.lobby, name="home"),
+    path("tables/new/", views.create_table, name="table_create"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/board/", views.board, name="game_board"),
+    path("games/<int:game_id>/act/", views.act, name="game_act"),
+    path("games/<int:game_id>/join/", views.join, name="game_join"),
+    path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
+    path("games/<int:game_id>/remove/", views.remove_player, name="game_remove_player"),
+    path("games/<int:game_id>/start/", views.start, name="game_start"),
+    path("join/<str:invite_code>/", views.invite, name="invite"),
 ]

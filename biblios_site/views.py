@@ -1,8 +1,0 @@
-"""Site-wide pages that belong to no single app."""
-
-from django.shortcuts import render
-
-
-def home(request):
-    """Landing page."""
-    return render(request, "home.html")

@@ -1,0 +1,313 @@
+"""HTML for the game pages, shared by the views and the live (WebSocket) pushes.
+
+Everything is rendered from `services.board_for` (the seat's own `view`), so a page or a pushed
+fragment can only carry what that seat may know. With `oob=True` each region comes out as a
+top-level element with `hx-swap-oob="true"`: a WebSocket message of concatenated regions lets
+htmx swap each one by id, while the element owning the socket stays outside every region.
+"""
+
+from collections import defaultdict
+
+from django.template.loader import render_to_string
+
+from games import selectors, services
+from games.engine.cards import CATEGORIES, KIND, category_name
+from games.models import Game
+
+# Board regions, in the order a live message swaps them; each has the root id `board-<name>`.
+REGIONS = (
+    "message",
+    "banner",
+    "dice",
+    "players",
+    "auction",
+    "public",
+    "hand",
+    "my_auction_cards",
+    "actions",
+    "score",
+    "log",
+)
+
+PLACE_LABELS = {
+    "self": "Keep it for yourself (face down)",
+    "auction": "Put it on the auction pile (face down)",
+    "public": "Offer it in the public space (face up)",
+}
+
+AWAITING_WORDS = {
+    "place": "place a drawn card",
+    "pick": "pick a card from the public space",
+    "church": "resolve a church card",
+    "bid": "bid or pass",
+    "pay": "pay for the card won",
+    "give": "discard cards for the Gold card won",
+}
+
+
+def board_context(game: Game, user, *, connected=None, message: str = "") -> dict:
+    """Template context for the board of `game` as `user` sees it (their seat or spectator).
+
+    `connected` is the set of seats with a live connection, or None when unknown (then no
+    presence is shown). Raises `services.NotAllowed` for spectators at a closed table.
+    """
+    view = services.board_for(game, user)
+    seat = view["seat"]
+    names = selectors.seat_names(game)
+    edition = view["edition"]
+    awaiting = view["awaiting"]
+    context = {
+        "game": game,
+        "view": view,
+        "me": seat,
+        "names": names,
+        "edition": edition,
+        "message": message,
+        "players": _players(view, names, connected),
+        "dice": [
+            {"category": category, "name": category_name(category, edition), "value": value}
+            for category, value in view["dice"].items()
+        ],
+        "banner": _banner(view, names),
+        "auction": _auction(view, names),
+        "hand": selectors.hand_groups(view["hand"], edition) if view["hand"] is not None else None,
+        "actions": _actions(view, edition),
+        "log": _log(game, seat),
+        "score": _score(view, names, edition),
+        "my_turn": awaiting is not None and awaiting["seat"] == seat,
+    }
+    return context
+
+
+def board_html(
+    game: Game, user, *, oob: bool, connected=None, message: str = "", request=None
+) -> str:
+    """The board of `game` for `user`: the page's `#board`, or its regions as oob swaps.
+
+    Before the start (and for a closed table) this is the waiting room. With `oob=True` an
+    active or finished board also carries a `#board` that replaces a waiting room still on the
+    client (the moment the host starts), then every region by id.
+    """
+    if not game.setup:
+        return waiting_html(game, user, oob=oob, request=request)
+    context = board_context(game, user, connected=connected, message=message)
+    name = "games/board.html#live" if oob else "games/board.html#board"
+    return render_to_string(name, context, request=request)
+
+
+def players_html(game: Game, user, *, connected) -> str:
+    """Only the players region, as an oob swap: enough when somebody connects or leaves."""
+    context = board_context(game, user, connected=connected)
+    return render_to_string("games/board.html#players", {**context, "oob": True})
+
+
+def waiting_html(game: Game, user, *, oob: bool, request=None) -> str:
+    """The waiting room of a table that has not started (or was closed by its host)."""
+    return render_to_string(
+        "games/table.html#waiting", waiting_context(game, user, oob=oob), request=request
+    )
+
+
+def waiting_context(game: Game, user, *, oob: bool) -> dict:
+    seats = list(game.seats.select_related("user").order_by("position"))
+    seated = any(s.user_id == user.pk for s in seats) if user.is_authenticated else False
+    return {
+        "game": game,
+        "seats": seats,
+        "free_seats": game.num_players - len(seats),
+        "seated": seated,
+        "is_host": user.is_authenticated and game.host_id == user.pk,
+        "user": user,
+        "oob": oob,
+    }
+
+
+def lobby_html(user) -> str:
+    """The lobby's table lists as an oob swap (`#lobby-tables`), for live lobby updates."""
+    return render_to_string(
+        "games/lobby.html#tables", {**selectors.lobby_tables(user), "oob": True}
+    )
+
+
+# ----------------------------------------------------------------------------- regions
+
+
+def _players(view: dict, names: list[str], connected) -> list[dict]:
+    awaiting = view["awaiting"]
+    players = []
+    for seat, name in enumerate(names):
+        doing = ""
+        if awaiting and awaiting["seat"] == seat:
+            doing = AWAITING_WORDS[awaiting["step"]]
+        players.append(
+            {
+                "seat": seat,
+                "name": name,
+                "hand_size": view["hand_sizes"][seat],
+                "is_me": seat == view["seat"],
+                "is_active": seat == view["active"] and view["phase"] != "over",
+                "doing": doing,
+                "connected": None if connected is None else seat in connected,
+            }
+        )
+    return players
+
+
+def _banner(view: dict, names: list[str]) -> dict:
+    awaiting = view["awaiting"]
+    if awaiting is None:
+        return {"mine": False, "text": "The game is over."}
+    step, seat = awaiting["step"], awaiting["seat"]
+    if seat != view["seat"]:
+        return {"mine": False, "text": f"Waiting for {names[seat]} to {AWAITING_WORDS[step]}."}
+    texts = {
+        "place": "Your turn: place this card.",
+        "pick": "Your turn: pick a card from the public space.",
+        "church": "Your turn: use your church card, or don't.",
+        "bid": "Your turn: bid or pass.",
+        "pay": f"You won the auction: pay at least {awaiting.get('amount')} in Gold.",
+        "give": (
+            f"You won the Gold card: discard {awaiting.get('remaining')} more "
+            f"card{'s' if awaiting.get('remaining') != 1 else ''} face down."
+        ),
+    }
+    return {"mine": True, "text": texts[step]}
+
+
+def _auction(view: dict, names: list[str]) -> dict | None:
+    auction = view["auction"]
+    if auction is None:
+        return None
+    return {
+        **auction,
+        "auctioneer_name": names[auction["auctioneer"]],
+        "high_bidder_name": (
+            names[auction["high_bidder"]] if auction["high_bidder"] is not None else None
+        ),
+        "bid_lines": [
+            {"name": names[seat], "amount": amount, "is_me": seat == view["seat"]}
+            for seat, amount in auction["bids"]
+        ],
+        "passed_names": [names[seat] for seat in auction["passed"]],
+        "excluded_names": [names[seat] for seat in auction["excluded"]],
+        "unit": "cards" if auction["gold"] else "Gold",
+    }
+
+
+def _actions(view: dict, edition: str) -> dict:
+    """The legal actions grouped into the forms the page offers."""
+    by_type = defaultdict(list)
+    for action in view["legal_actions"]:
+        by_type[action["type"]].append(action)
+    actions = {"any": bool(view["legal_actions"])}
+    if by_type["place"]:
+        actions["place"] = [
+            {"to": action["to"], "label": PLACE_LABELS[action["to"]]} for action in by_type["place"]
+        ]
+        actions["drawing"] = view["gift"]["drawing"]
+    if by_type["pick"]:
+        actions["pick"] = [action["card"] for action in by_type["pick"]]
+    if by_type["use_church"] or by_type["discard_church"]:
+        actions["church"] = {
+            "card": view["church"]["card"] if view["church"] else None,
+            "uses": [
+                {
+                    "dice": action["dice"],
+                    "delta": action["delta"],
+                    "label": _church_label(action["dice"], action["delta"], edition),
+                }
+                for action in by_type["use_church"]
+            ],
+            "discard": bool(by_type["discard_church"]),
+        }
+    if by_type["bid"]:
+        amounts = [action["amount"] for action in by_type["bid"]]
+        actions["bid"] = {"min": min(amounts), "max": max(amounts)}
+    actions["pass"] = bool(by_type["pass"])
+    if by_type["pay"]:
+        hand = view["hand"] or []
+        actions["pay"] = {
+            "gold": [card for card in hand if KIND[card] == "gold"],
+            "selected": selectors.least_overpay([action["cards"] for action in by_type["pay"]]),
+            "amount": view["awaiting"]["amount"],
+        }
+    if by_type["give"]:
+        actions["give"] = {
+            "cards": [action["card"] for action in by_type["give"]],
+            "remaining": view["awaiting"]["remaining"],
+        }
+    actions["refuse"] = bool(by_type["refuse"])
+    return actions
+
+
+def _church_label(dice: list[str], delta: int, edition: str) -> str:
+    verb = "Raise" if delta > 0 else "Lower"
+    return f"{verb} {' and '.join(category_name(die, edition) for die in dice)} by 1"
+
+
+def _log(game: Game, seat) -> list[dict]:
+    """The game log's events, newest first, each as this seat may see it."""
+    return [event for step in selectors.game_log(game, seat) for event in step["events"]][::-1]
+
+
+STEP_WORDS = {"vp": "victory points", "gold": "Gold value", "shared": "a complete tie"}
+
+
+def decided_by_words(step: str | None, edition: str) -> str:
+    """An R21 tie-break step in words ("Monks total", "Gold value", …)."""
+    if step is None:
+        return ""
+    if step in STEP_WORDS:
+        return STEP_WORDS[step]
+    category, what = step.rsplit("_", 1)
+    if category in CATEGORIES:
+        return f"{category_name(category, edition)} {'total' if what == 'total' else 'letter'}"
+    return step
+
+
+def _score(view: dict, names: list[str], edition: str) -> dict | None:
+    result = view.get("result")
+    if result is None:
+        return None
+    categories = []
+    for entry in result["categories"]:
+        categories.append(
+            {
+                "name": category_name(entry["category"], edition),
+                "die": entry["die"],
+                "cells": [
+                    {
+                        "total": total,
+                        "letter": letter,
+                        "wins": entry["winner"] == seat,
+                    }
+                    for seat, (total, letter) in enumerate(
+                        zip(entry["totals"], entry["letters"], strict=True)
+                    )
+                ],
+                "winner_name": names[entry["winner"]] if entry["winner"] is not None else None,
+                "tie_letter": entry["tie_letter"],
+            }
+        )
+    players = result["players"]
+    ranking = [
+        {
+            "place": players[seat]["place"],
+            "name": names[seat],
+            "vp": players[seat]["vp"],
+            "gold": players[seat]["gold"],
+            "decided_by": decided_by_words(players[seat]["decided_by"], edition),
+            "is_me": seat == view["seat"],
+            "hand": view["hands"][seat],
+        }
+        for seat in result["ranking"]
+    ]
+    return {
+        "categories": categories,
+        "ranking": ranking,
+        "winners": [names[seat] for seat in result["winners"]],
+        "shared_win": result["shared_win"],
+        "win_decided_by": decided_by_words(result["win_decided_by"], edition),
+        "vp_row": [players[seat]["vp"] for seat in range(len(names))],
+        "gold_row": [players[seat]["gold"] for seat in range(len(names))],
+    }

@@ -1,0 +1,112 @@
+"""Read-only queries and view-derived data for the game pages.
+
+Everything here is built from `services.board_for` (the seat's `view`) or from `events_for`
+while replaying the move log, never from the raw state, so a page cannot show what its seat
+may not know.
+"""
+
+from django.db.models import Count
+
+from games.engine import biblios
+from games.engine.cards import CATEGORIES, CATEGORY, KIND, LETTER, VALUE, category_name, letter_rank
+from games.models import Game, Seat
+
+
+def seat_names(game: Game) -> list[str]:
+    """Display names by seat position; a free seat is "(free seat)"."""
+    names = ["(free seat)"] * game.num_players
+    for seat in game.seats.select_related("user"):
+        if seat.position < game.num_players:
+            names[seat.position] = str(seat.user)
+    return names
+
+
+def seated_user_ids(game: Game) -> set[int]:
+    return set(game.seats.values_list("user_id", flat=True))
+
+
+def can_see_table(game: Game, user, *, invited=frozenset()) -> bool:
+    """Private tables show only to their players and to those who followed the invite link.
+
+    `invited` holds the ids of the games whose invite link this visitor followed (the views
+    keep it in the session).
+    """
+    if not game.private or game.pk in invited:
+        return True
+    return getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists()
+
+
+def lobby_tables(user) -> dict:
+    """The lobby's lists: open public tables, public games in progress, and my tables."""
+    public = Game.objects.filter(private=False).select_related("host")
+    public = public.annotate(taken=Count("seats"))
+    context = {
+        "open_tables": list(public.filter(status=Game.Status.OPEN).order_by("-created_at")[:50]),
+        "games_in_progress": list(
+            public.filter(status=Game.Status.ACTIVE).order_by("-started_at")[:50]
+        ),
+        "my_tables": [],
+        "my_table_ids": set(),
+        "user": user,
+    }
+    if getattr(user, "is_authenticated", False):
+        mine = (
+            Game.objects.filter(pk__in=Seat.objects.filter(user=user).values("game_id"))
+            .filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+            .select_related("host")
+            .annotate(taken=Count("seats"))
+            .order_by("-created_at")
+        )
+        context["my_tables"] = list(mine[:50])
+        context["my_table_ids"] = {game.pk for game in context["my_tables"]}
+    return context
+
+
+def game_log(game: Game, seat) -> list[dict]:
+    """Every action's events as `seat` may see them, oldest first.
+
+    The view only carries the last action's events; the log replays the move log and filters
+    each step through `events_for`, the engine's own per-seat filter.
+    """
+    if not game.setup:
+        return []
+    state = biblios.replay(game.setup, [])
+    steps = [{"seq": 0, "seat": None, "events": biblios.events_for(state, seat)}]
+    for move in game.moves.order_by("seq").values("seq", "seat", "action"):
+        state = biblios.apply_action(state, move["seat"], move["action"])
+        steps.append(
+            {"seq": move["seq"], "seat": move["seat"], "events": biblios.events_for(state, seat)}
+        )
+    return steps
+
+
+def hand_groups(hand: list[str], edition: str) -> dict:
+    """A hand grouped by category in Scriptorium order, with totals and best letters, plus Gold."""
+    groups = []
+    for category in CATEGORIES:
+        held = [card for card in hand if CATEGORY[card] == category]
+        letters = [LETTER[card] for card in held]
+        groups.append(
+            {
+                "category": category,
+                "name": category_name(category, edition),
+                "cards": held,
+                "total": sum(VALUE[card] for card in held),
+                "best_letter": min(letters, key=letter_rank) if letters else None,
+            }
+        )
+    gold = [card for card in hand if KIND[card] == "gold"]
+    others = [card for card in hand if KIND[card] not in ("gold", "category")]
+    return {
+        "categories": groups,
+        "gold": gold,
+        "gold_total": sum(VALUE[card] for card in gold),
+        "others": others,
+    }
+
+
+def least_overpay(payments: list[list[str]]) -> list[str]:
+    """The listed payment that overpays least (lowest total), then uses the fewest cards."""
+    if not payments:
+        return []
+    return min(payments, key=lambda cards: (sum(VALUE[card] for card in cards), len(cards)))

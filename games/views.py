@@ -1,0 +1,219 @@
+"""Pages of the games app: the lobby, tables (waiting rooms) and the game board.
+
+Thin edges: every change goes through `games.services`; every form posts with htmx and also
+works as a plain POST (`request.htmx` decides between a fragment and a redirect).
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import rendering, selectors, services
+from games.forms import BadActionInput, TableForm, parse_action, parse_version
+from games.models import Game
+
+INVITED_SESSION_KEY = "invited_games"
+
+
+def _go(request, url: str):
+    """Send the browser to `url`: a full redirect, or htmx's client-side redirect."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def _game_url(game_id: int) -> str:
+    return reverse("game", args=[game_id])
+
+
+def _refused(request, message: str, status: int):
+    """A clear refusal page (403/404) that never reveals more than the message."""
+    return render(request, "games/refused.html", {"message": message}, status=status)
+
+
+def _invited(request) -> set[int]:
+    return set(request.session.get(INVITED_SESSION_KEY, []))
+
+
+def _remember_invite(request, game: Game) -> None:
+    request.session[INVITED_SESSION_KEY] = sorted(_invited(request) | {game.pk})
+
+
+def _may_see(request, game: Game) -> bool:
+    return selectors.can_see_table(game, request.user, invited=_invited(request))
+
+
+# ------------------------------------------------------------------------------- lobby
+
+
+@require_GET
+def lobby(request, form=None, status=200):
+    context = selectors.lobby_tables(request.user)
+    context["form"] = form or TableForm()
+    return render(request, "games/lobby.html", context, status=status)
+
+
+@login_required
+def create_table(request):
+    if request.method != "POST":
+        return redirect(reverse("home") + "#new-table")
+    form = TableForm(request.POST)
+    if form.is_valid():
+        try:
+            game = services.create_table(request.user, form.settings())
+        except services.ServiceError as refusal:
+            form.add_error(None, str(refusal))
+        else:
+            return _go(request, _game_url(game.pk))
+    context = {**selectors.lobby_tables(request.user), "form": form}
+    return render(request, "games/lobby.html", context, status=400)
+
+
+# ------------------------------------------------------------------------------- tables
+
+
+def game_page(request, game_id: int):
+    """The waiting room before the start, the board once started."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not _may_see(request, game):
+        return _refused(
+            request, "This table is private: only its players and invitees see it.", 403
+        )
+    context = {"game": game}
+    if game.setup:
+        try:
+            context.update(rendering.board_context(game, request.user))
+        except services.NotAllowed as refusal:
+            return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
+    else:
+        context.update(rendering.waiting_context(game, request.user, oob=False))
+        context["invite_url"] = request.build_absolute_uri(
+            reverse("invite", args=[game.invite_code])
+        )
+    return render(request, "games/game.html", context)
+
+
+@require_GET
+def board(request, game_id: int):
+    """The whole `#board` fragment, for a client that missed a version and re-fetches it."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not _may_see(request, game):
+        return _refused(request, "This table is private.", 403)
+    try:
+        return HttpResponse(rendering.board_html(game, request.user, oob=False, request=request))
+    except services.NotAllowed as refusal:
+        return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
+
+
+def invite(request, invite_code: str):
+    """Following an invite link seats the visitor if a seat is free, and lets them see the table."""
+    game = Game.objects.filter(invite_code=invite_code).first()
+    if game is None:
+        return _refused(request, "This invite link is not valid.", 404)
+    _remember_invite(request, game)
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('accounts:login')}?next={request.path}")
+    if services.seat_of(game, request.user) is None:
+        try:
+            services.join_by_invite(invite_code, request.user)
+        except services.ServiceError as refusal:
+            messages.info(request, f"You could not take a seat: {refusal}.")
+    return redirect(_game_url(game.pk))
+
+
+def _table_action(request, game_id: int, do):
+    """Run one waiting-room service for a POST; GETs (e.g. after logging in) go to the table."""
+    if request.method != "POST":
+        return redirect(_game_url(game_id))
+    try:
+        url = do()
+    except services.ServiceError as refusal:
+        if refusal.status == 404:
+            return _refused(request, str(refusal).capitalize() + ".", 404)
+        messages.error(request, str(refusal).capitalize() + ".")
+        url = _game_url(game_id)
+    return _go(request, url)
+
+
+@login_required
+def join(request, game_id: int):
+    def do():
+        game = get_object_or_404(Game, pk=game_id)
+        if not _may_see(request, game):
+            raise services.NotAllowed("this table is private: use its invite link")
+        services.join_table(game_id, request.user)
+        return _game_url(game_id)
+
+    return _table_action(request, game_id, do)
+
+
+@login_required
+def leave(request, game_id: int):
+    def do():
+        services.leave_table(game_id, request.user)
+        messages.success(request, "You left the table.")
+        return reverse("home")
+
+    return _table_action(request, game_id, do)
+
+
+@login_required
+def remove_player(request, game_id: int):
+    def do():
+        raw = request.POST.get("user", "")
+        if not raw.isdigit():
+            raise services.ServiceError("choose a player to remove")
+        services.remove_player(game_id, request.user, int(raw))
+        return _game_url(game_id)
+
+    return _table_action(request, game_id, do)
+
+
+@login_required
+def start(request, game_id: int):
+    def do():
+        services.start_game(game_id, request.user)
+        return _game_url(game_id)
+
+    return _table_action(request, game_id, do)
+
+
+# ------------------------------------------------------------------------------- moves
+
+
+def act(request, game_id: int):
+    """Play one action from a board form.
+
+    htmx gets the re-rendered board with a message region and the service's status (the game
+    page tells htmx to swap 4xx answers too); a plain POST gets a message and a redirect.
+    """
+    if request.method != "POST":
+        return redirect(_game_url(game_id))
+    game = get_object_or_404(Game, pk=game_id)
+    message, status = "", 200
+    try:
+        version = parse_version(request.POST)
+        action = parse_action(request.POST)
+        services.submit_action(game.pk, request.user, action, version)
+    except BadActionInput as refusal:
+        message, status = str(refusal), 400
+    except services.StaleVersion:
+        message, status = "The board changed before your move arrived; here it is now.", 409
+    except services.ServiceError as refusal:
+        message, status = str(refusal).capitalize() + ".", refusal.status
+    if not request.htmx:
+        if message:
+            messages.error(request, message)
+        return redirect(_game_url(game.pk))
+    game.refresh_from_db()
+    if not _may_see(request, game):
+        return HttpResponse(message or "This table is private.", status=status or 403)
+    try:
+        html = rendering.board_html(game, request.user, oob=False, message=message, request=request)
+    except services.NotAllowed as refusal:
+        return HttpResponse(message or str(refusal), status=status if message else 403)
+    return HttpResponse(html, status=status)
