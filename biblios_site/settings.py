@@ -107,8 +107,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# The admin's login page is the only one until the accounts app grows its own.
-LOGIN_URL = "admin:login"
+# Players log in through the accounts app; the admin keeps its own login page.
+LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 

@@ -1,0 +1,58 @@
+"""Sign-up and token forms; Django's own forms cover log in and password change."""
+
+import unicodedata
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from accounts.models import ApiToken, User
+
+DISPLAY_NAME_MIN = 2
+DISPLAY_NAME_MAX = 40
+DISPLAY_NAME_PUNCTUATION = " -_.'"
+
+
+def clean_display_name(value: str) -> str:
+    """The name other players see: readable, and distinct so nobody can pose as someone else."""
+    # NFKC folds look-alike forms (full-width letters, ligatures) so they cannot dodge uniqueness.
+    name = unicodedata.normalize("NFKC", value)
+    if name != name.strip():
+        raise forms.ValidationError("A display name cannot start or end with a space.")
+    if not DISPLAY_NAME_MIN <= len(name) <= DISPLAY_NAME_MAX:
+        raise forms.ValidationError(
+            f"A display name has {DISPLAY_NAME_MIN} to {DISPLAY_NAME_MAX} characters."
+        )
+    if not all(ch.isalnum() or ch in DISPLAY_NAME_PUNCTUATION for ch in name):
+        raise forms.ValidationError(
+            "Use letters, digits, spaces and - _ . ' only in a display name."
+        )
+    if User.objects.filter(display_name__iexact=name).exists():
+        raise forms.ValidationError("Another player already uses this display name.")
+    return name
+
+
+class SignUpForm(UserCreationForm):
+    display_name = forms.CharField(
+        max_length=DISPLAY_NAME_MAX,
+        strip=False,
+        help_text="The name other players see at the table.",
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name")
+
+    def clean_display_name(self):
+        return clean_display_name(self.cleaned_data["display_name"])
+
+
+class TokenCreateForm(forms.Form):
+    name = forms.CharField(
+        max_length=ApiToken._meta.get_field("name").max_length,
+        required=False,
+        help_text="Optional, to remember what the token is for.",
+    )
+
+
+class TokenRevokeForm(forms.Form):
+    token = forms.IntegerField(min_value=1)

@@ -1,0 +1,182 @@
+"""Profiles: a player's record, counted from the games they sat at."""
+
+import random
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import selectors
+from games import services
+from games.engine import biblios
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def players(django_user_model):
+    names = ["Ada", "Basil", "Clio", "Dora"]
+    return [
+        django_user_model.objects.create_user(name.lower(), password="x", display_name=name)
+        for name in names
+    ]
+
+
+def table(players, **settings):
+    """A table hosted by players[0] and joined by the rest; a lone host waits at a table for 2."""
+    num_players = max(2, len(players))
+    game = services.create_table(players[0], services.TableSettings(num_players, **settings))
+    for user in players[1:]:
+        services.join_table(game.pk, user)
+    return game
+
+
+def finish(game, winners):
+    """Test setup: mark a started game finished with the given winning seats."""
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.FINISHED,
+        finished_at=timezone.now(),
+        result={
+            "winners": winners,
+            "players": [
+                {"seat": seat, "place": 1 if seat in winners else 2}
+                for seat in range(game.num_players)
+            ],
+        },
+    )
+
+
+def finished_game(players, winners):
+    game = table(players)
+    services.start_game(game.pk, players[0])
+    finish(game, winners)
+    return game
+
+
+def play_to_end(game, rng):
+    """Random legal moves through submit_action, each player acting from their own view."""
+    by_seat = {seat.position: seat.user for seat in game.seats.all()}
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return game
+        seat = biblios.to_act(game.engine_state())[0]
+        board = services.board_for(game, by_seat[seat])
+        action = rng.choice(board["legal_actions"])
+        services.submit_action(game.pk, by_seat[seat], action, board["version"])
+
+
+def test_counts_played_and_won_over_finished_games(players, client):
+    ada, basil, clio, _ = players
+    finished_game([ada, basil], winners=[0])  # Ada (seat 0) wins
+    finished_game([ada, basil], winners=[1])  # Basil wins
+    finished_game([ada, basil, clio], winners=[0, 2])  # shared win: Ada and Clio
+    services.start_game(table([ada, clio]).pk, ada)  # active: not counted
+    aborted = table([ada, basil])
+    services.leave_table(aborted.pk, ada)  # aborted: not counted
+
+    assert selectors.player_record(ada, include_private=False).games_played == 3
+    assert selectors.player_record(ada, include_private=False).games_won == 2
+    assert selectors.player_record(basil, include_private=False).games_won == 1
+    assert selectors.player_record(clio, include_private=False).games_won == 1
+
+    response = client.get(reverse("accounts:profile", args=["ada"]))
+    assert response.status_code == 200
+    record = response.context["record"]
+    assert (record.games_played, record.games_won) == (3, 2)
+    html = response.content.decode()
+    assert "<dt>Games played</dt><dd>3</dd>" in html
+    assert "<dt>Games won</dt><dd>2</dd>" in html
+
+
+def test_a_game_played_to_the_end_counts_for_its_winners(players, client):
+    game = table(players[:2])
+    game = play_to_end(services.start_game(game.pk, players[0]), random.Random(7))
+    assert game.status == Game.Status.FINISHED
+    for seat in game.seats.all():
+        record = client.get(reverse("accounts:profile", args=[seat.user.username])).context[
+            "record"
+        ]
+        assert record.games_played == 1
+        assert record.games_won == (seat.position in game.result["winners"])
+        assert [finished.game.pk for finished in record.recent_games] == [game.pk]
+
+
+def test_current_games_link_to_their_game_pages(players, client):
+    ada, basil, clio, _ = players
+    open_table = table([ada])
+    active = table([ada, basil])
+    services.start_game(active.pk, ada)
+    elsewhere = table([basil, clio])
+    finished = finished_game([ada, clio], winners=[1])
+
+    response = client.get(reverse("accounts:profile", args=["ada"]))
+    current = [game.pk for game in response.context["record"].current_games]
+    assert sorted(current) == sorted([open_table.pk, active.pk])
+    html = response.content.decode()
+    assert f'href="/games/{open_table.pk}/"' in html
+    assert f'href="/games/{active.pk}/"' in html
+    assert f'href="/games/{elsewhere.pk}/"' not in html
+    recent = response.context["record"].recent_games
+    assert [(entry.game.pk, entry.won, entry.place) for entry in recent] == [
+        (finished.pk, False, 2)
+    ]
+    assert f'href="/games/{finished.pk}/"' in html
+
+
+def test_recent_games_are_the_last_ten_newest_first(players, client):
+    ada, basil = players[:2]
+    games = [finished_game([ada, basil], winners=[0]) for _ in range(12)]
+    record = client.get(reverse("accounts:profile", args=["ada"])).context["record"]
+    assert record.games_played == 12
+    assert [entry.game.pk for entry in record.recent_games] == [
+        game.pk for game in reversed(games[2:])
+    ]
+
+
+def test_private_tables_are_listed_to_their_player_only(players, client):
+    ada, basil = players[:2]
+    private = table([ada, basil], private=True)
+    url = reverse("accounts:profile", args=["ada"])
+    assert f"/games/{private.pk}/" not in client.get(url).content.decode()
+    client.force_login(basil)
+    assert f"/games/{private.pk}/" not in client.get(url).content.decode()
+    client.force_login(ada)
+    assert f"/games/{private.pk}/" in client.get(url).content.decode()
+
+
+def test_the_record_costs_a_fixed_number_of_queries(players):
+    ada, basil, clio, dora = players
+
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            record = selectors.player_record(ada, include_private=True)
+            for entry in record.recent_games:
+                list(entry.game.seats.all())
+            for game in record.current_games:
+                [seat.user.display_name for seat in game.seats.all()]
+        return len(captured)
+
+    finished_game([ada, basil], winners=[0])
+    table([ada])
+    few = queries()
+    for _ in range(3):
+        finished_game([ada, basil, clio, dora], winners=[1])
+        table([ada, clio])
+    assert queries() == few
+
+
+def test_unknown_user_is_404(client):
+    assert client.get(reverse("accounts:profile", args=["nobody"])).status_code == 404
+
+
+def test_my_profile_redirects_to_mine_or_to_login(players, client):
+    response = client.get(reverse("accounts:my_profile"))
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("accounts:login"))
+    client.force_login(players[1])
+    response = client.get(reverse("accounts:my_profile"))
+    assert response.url == reverse("accounts:profile", args=["basil"])
