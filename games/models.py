@@ -106,3 +106,25 @@ class Move(models.Model):
 
     def __str__(self):
         return f"move {self.seq} of game {self.game_id}: seat {self.seat} {self.action}"
+
+
+class Connection(models.Model):
+    """One open WebSocket on a game page, so every daphne worker sees who is connected.
+
+    A live socket refreshes `seen_at` on a heartbeat; rows a crashed worker left behind go
+    stale and stop counting (see `games.presence`).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_connections"
+    )
+    channel_name = models.CharField(max_length=200, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "seen_at"])]
+
+    def __str__(self):
+        return f"{self.user} on game {self.game_id} ({self.channel_name})"
