@@ -467,23 +467,29 @@ def apply_action(state: State, seat, action) -> State:
 
     Raises IllegalAction, naming the rule, for anything the rules do not allow now.
     """
-    kind = _check_shape(action)
-    actor = _actor(state)
-    if state.step == "over":
+    try:
+        kind = action["type"]
+        keys = ACTION_KEYS[kind]
+    except (TypeError, KeyError, IndexError):  # not a mapping, no type, unknown or odd type
+        keys = None
+    if keys is None or type(action) is not dict or action.keys() != keys:
+        kind = _check_shape(action)
+    step = state.step
+    if step == "over":
         raise IllegalAction("R8, R9: the game is over; no more actions")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.num_players:
+    if type(seat) is not int or not 0 <= seat < state.num_players:
         raise IllegalAction(
             f"malformed action: seat must be a number from 0 to {state.num_players - 1}"
         )
-    if state.step not in ACTION_STEPS[kind]:
+    actor = _actor(state)
+    if step not in ACTION_STEPS[kind]:
         raise IllegalAction(
-            f"{STEP_RULE[state.step]}: a {kind!r} action is not possible now; "
-            f"waiting for seat {actor} to {STEP_WORDS[state.step]}"
+            f"{STEP_RULE[step]}: a {kind!r} action is not possible now; "
+            f"waiting for seat {actor} to {STEP_WORDS[step]}"
         )
     if seat != actor:
         raise IllegalAction(
-            f"{STEP_RULE[state.step]}: it is seat {actor}'s turn to {STEP_WORDS[state.step]}, "
-            f"not seat {seat}'s"
+            f"{STEP_RULE[step]}: it is seat {actor}'s turn to {STEP_WORDS[step]}, not seat {seat}'s"
         )
     _CHECKS[kind](state, seat, action)  # raises before any copy is made
     new = _clone(state)
@@ -493,6 +499,7 @@ def apply_action(state: State, seat, action) -> State:
 
 
 def _check_shape(action) -> str:
+    """The precise complaint about a malformed action (the fast path in apply_action failed)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction('malformed action: expected an object with a "type"')
     kind = action["type"]
@@ -528,7 +535,7 @@ def _check_use_church(state, seat, action):
     card = state.church[0]
     if not isinstance(dice, list) or not all(isinstance(d, str) for d in dice):
         raise IllegalAction('malformed action: "dice" is a list of category names')
-    if not isinstance(delta, int) or isinstance(delta, bool) or delta not in CHURCH_DELTAS[card]:
+    if type(delta) is not int or delta not in CHURCH_DELTAS[card]:
         raise IllegalAction(f"R17: this church card moves dice by {list(CHURCH_DELTAS[card])}")
     unknown = [d for d in dice if d not in CATEGORY_INDEX]
     if unknown:
@@ -549,7 +556,7 @@ def _check_nothing(state, seat, action):
 
 def _check_bid(state, seat, action):
     amount = action["amount"]
-    if not isinstance(amount, int) or isinstance(amount, bool):
+    if type(amount) is not int:
         raise IllegalAction("R10: a bid is a whole number")
     low, high = _bid_range(state, seat)
     if amount < low:
