@@ -8,6 +8,7 @@ import secrets
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 
@@ -15,6 +16,16 @@ class User(AbstractUser):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="Name shown to other players at the table."
     )
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # The sign-up form checks this too; the index makes racing sign-ups safe.
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=~models.Q(display_name=""),
+                name="user_display_name_ci_unique",
+            )
+        ]
 
     def __str__(self):
         return self.display_name or self.username
