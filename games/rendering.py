@@ -29,6 +29,8 @@ REGIONS = (
     "log",
 )
 
+LOG_LENGTH = 30  # newest events shown on the board; the full log has its own page
+
 PLACE_LABELS = {
     "self": "Keep it for yourself (face down)",
     "auction": "Put it on the auction pile (face down)",
@@ -72,11 +74,23 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
         "auction": _auction(view, names),
         "hand": selectors.hand_groups(view["hand"], edition) if view["hand"] is not None else None,
         "actions": _actions(view, edition),
-        "log": _log(game, seat),
+        "log": selectors.game_log(game, seat, limit=LOG_LENGTH),
         "score": _score(view, names, edition),
         "my_turn": awaiting is not None and awaiting["seat"] == seat,
     }
     return context
+
+
+def log_context(game: Game, user) -> dict:
+    """The whole game log for `user`'s seat (or a spectator), checked like the board."""
+    seat = services.board_for(game, user)["seat"] if game.setup else None
+    return {
+        "game": game,
+        "names": selectors.seat_names(game),
+        "me": seat,
+        "edition": game.edition,
+        "log": selectors.game_log(game, seat),
+    }
 
 
 def board_html(
@@ -243,11 +257,6 @@ def _actions(view: dict, edition: str) -> dict:
 def _church_label(dice: list[str], delta: int, edition: str) -> str:
     verb = "Raise" if delta > 0 else "Lower"
     return f"{verb} {' and '.join(category_name(die, edition) for die in dice)} by 1"
-
-
-def _log(game: Game, seat) -> list[dict]:
-    """The game log's events, newest first, each as this seat may see it."""
-    return [event for step in selectors.game_log(game, seat) for event in step["events"]][::-1]
 
 
 STEP_WORDS = {"vp": "victory points", "gold": "Gold value", "shared": "a complete tie"}

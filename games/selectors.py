@@ -5,6 +5,9 @@ while replaying the move log, never from the raw state, so a page cannot show wh
 may not know.
 """
 
+import threading
+from collections import OrderedDict
+
 from django.db.models import Count
 
 from games.engine import biblios
@@ -62,22 +65,63 @@ def lobby_tables(user) -> dict:
     return context
 
 
-def game_log(game: Game, seat) -> list[dict]:
-    """Every action's events as `seat` may see them, oldest first.
+class _History:
+    """Recently replayed games, step by step, so each new move costs one engine step.
+
+    Keyed by (game id, seed): the seed is random per table, so a reused id (a test database,
+    say) never picks up another game's history. Engine states are never changed in place, so
+    sharing them is safe; a lock keeps concurrent renders (consumer threads) consistent.
+    """
+
+    def __init__(self, size: int = 32):
+        self.size = size
+        self.games: OrderedDict[tuple, dict] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def events(self, game: Game, seat) -> list[list[dict]]:
+        """Each step's events as `seat` may see them, from the setup to the game's version."""
+        key = (game.pk, game.seed)
+        with self.lock:
+            entry = self.games.get(key) or {"states": [], "events": {}}
+            states = entry["states"][: game.version + 1]
+            seen = entry["events"].get(seat, [])[: len(states)]
+        if not states:
+            states = [biblios.replay(game.setup, [])]
+        if len(states) < game.version + 1:
+            moves = game.moves.filter(seq__gte=len(states), seq__lte=game.version)
+            state = states[-1]
+            for position, action in moves.order_by("seq").values_list("seat", "action"):
+                state = biblios.apply_action(state, position, action)
+                states.append(state)
+        seen = seen + [biblios.events_for(state, seat) for state in states[len(seen) :]]
+        with self.lock:
+            entry = self.games.get(key)
+            if entry is None or len(entry["states"]) <= len(states):
+                entry = {
+                    "states": states,
+                    "events": {} if entry is None else entry["events"],
+                }
+                self.games[key] = entry
+            entry["events"][seat] = seen
+            self.games.move_to_end(key)
+            while len(self.games) > self.size:
+                self.games.popitem(last=False)
+        return seen
+
+
+_history = _History()
+
+
+def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
+    """The game's events as `seat` may see them, newest first (at most `limit`).
 
     The view only carries the last action's events; the log replays the move log and filters
     each step through `events_for`, the engine's own per-seat filter.
     """
     if not game.setup:
         return []
-    state = biblios.replay(game.setup, [])
-    steps = [{"seq": 0, "seat": None, "events": biblios.events_for(state, seat)}]
-    for move in game.moves.order_by("seq").values("seq", "seat", "action"):
-        state = biblios.apply_action(state, move["seat"], move["action"])
-        steps.append(
-            {"seq": move["seq"], "seat": move["seat"], "events": biblios.events_for(state, seat)}
-        )
-    return steps
+    events = [event for step in _history.events(game, seat) for event in step][::-1]
+    return events if limit is None else events[:limit]
 
 
 def hand_groups(hand: list[str], edition: str) -> dict:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/board/", views.board, name="game_board"),
     path("games/<int:game_id>/act/", views.act, name="game_act"),
+    path("games/<int:game_id>/log/", views.game_log, name="game_log"),
     path("games/<int:game_id>/join/", views.join, name="game_join"),
     path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
     path("games/<int:game_id>/remove/", views.remove_player, name="game_remove_player"),

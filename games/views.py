@@ -109,6 +109,19 @@ def board(request, game_id: int):
         return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
 
 
+@require_GET
+def game_log(request, game_id: int):
+    """The whole game log, each event as the visitor's seat may see it."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not _may_see(request, game):
+        return _refused(request, "This table is private.", 403)
+    try:
+        context = rendering.log_context(game, request.user)
+    except services.NotAllowed as refusal:
+        return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
+    return render(request, "games/log.html", context)
+
+
 def invite(request, invite_code: str):
     """Following an invite link seats the visitor if a seat is free, and lets them see the table."""
     game = Game.objects.filter(invite_code=invite_code).first()

@@ -81,7 +81,7 @@ def _placed(event, who, shown, hidden, edition):
 def _church_used(event, who, shown, hidden, edition):
     dice = " and ".join(category_name(die, edition) for die in event["dice"])
     return format_html(
-        "{} used {}: {} {:+d}", who(event["seat"]), shown(event["card"]), dice, event["delta"]
+        "{} used {}: {} {}", who(event["seat"]), shown(event["card"]), dice, f"{event['delta']:+d}"
     )
 
 
