@@ -1,3 +1,33 @@
-"""The JSON board API, mounted under /api/."""
+"""The JSON board API, mounted under /api/ (docs/api.md)."""
 
-urlpatterns = []
+from django.urls import path, re_path, register_converter
+
+from games import api
+
+
+class ObjectId:
+    """A positive id that fits a 64-bit database column; longer numbers match no route."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(ObjectId, "api_id")
+
+app_name = "api"
+
+urlpatterns = [
+    path("tables", api.tables, name="tables"),
+    path("tables/<api_id:game_id>/join", api.join_table, name="join"),
+    path("tables/<api_id:game_id>/start", api.start_table, name="start"),
+    path("tables/<api_id:game_id>/leave", api.leave_table, name="leave"),
+    path("games/<api_id:game_id>", api.game_board, name="game"),
+    path("games/<api_id:game_id>/actions", api.game_actions, name="actions"),
+    # Anything else under /api/ is a JSON 404 rather than Django's HTML page.
+    re_path(r"^(?P<rest>.*)$", api.unknown_endpoint),
+]

@@ -1,0 +1,296 @@
+"""The JSON board API for external clients and bots (documented in docs/api.md).
+
+Every request carries `Authorization: Bearer <token>` (accounts.models.ApiToken); cookies and
+sessions are ignored entirely. That is why the views are CSRF-exempt: CSRF protects requests a
+browser authenticates on its own with a cookie, and a browser never adds a bearer token by
+itself, so a request without a valid token is refused (401) before anything is read or written.
+
+Edges stay thin: tables and moves change only through `games.services`, and every board sent is
+`services.board_for` (the engine's `view` for the caller's seat, or a spectator's). Every answer
+is JSON, errors included: `{"error": "..."}` with a 4xx status, never an HTML page or a 500.
+"""
+
+import functools
+import json
+import logging
+import secrets
+
+from django.core.exceptions import RequestDataTooBig
+from django.db.models import Prefetch, Q
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from accounts.models import ApiToken
+from games import services
+from games.models import Game, Seat
+
+logger = logging.getLogger(__name__)
+
+LIST_STATUSES = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
+DEFAULT_LIMIT, MAX_LIMIT = 50, 100
+TABLE_FIELDS = {
+    "num_players": int,
+    "edition": str,
+    "medieval_bluff": bool,
+    "forbid_uncoverable_bids": bool,
+    "private": bool,
+    "spectators_allowed": bool,
+}
+TYPE_WORDS = {int: "a whole number", str: "a string", bool: "true or false", dict: "a JSON object"}
+
+
+class BadRequest(services.ServiceError):
+    """The request itself is malformed (body, fields, query parameters)."""
+
+
+class Unauthorized(services.ServiceError):
+    status = 401
+
+
+def error(message: str, code: int, **extra) -> JsonResponse:
+    return JsonResponse({"error": message, **extra}, status=code)
+
+
+def api_view(*methods):
+    """Method check, bearer-token authentication and JSON errors around an API view.
+
+    The view receives the token's user as `request.user`; a ServiceError it raises becomes
+    `{"error": message}` with the error's status.
+    """
+
+    def decorate(view):
+        @csrf_exempt
+        @functools.wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method not in methods:
+                response = error(f"{request.method} is not allowed here", 405)
+                response["Allow"] = ", ".join(methods)
+                return response
+            try:
+                request.user = authenticate(request)
+                return view(request, *args, **kwargs)
+            except Unauthorized as refusal:
+                response = error(str(refusal), 401)
+                response["WWW-Authenticate"] = 'Bearer realm="api"'
+                return response
+            except services.ServiceError as refusal:
+                return error(str(refusal), refusal.status)
+            except RequestDataTooBig:
+                return error("the request body is too large", 413)
+            except Exception:
+                # A bug, not bad input: log it, but still answer in the API's own format.
+                logger.exception("board API failure on %s %s", request.method, request.path)
+                return error("internal error", 500)
+
+        return wrapper
+
+    return decorate
+
+
+def authenticate(request):
+    """The active user of the request's bearer token, or Unauthorized."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, raw = header.partition(" ")
+    if not header:
+        raise Unauthorized("send your API token as 'Authorization: Bearer <token>'")
+    if scheme.lower() != "bearer" or not raw.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    user = ApiToken.user_for(raw.strip())
+    if user is None:
+        raise Unauthorized("this API token is not valid")
+    return user
+
+
+def json_body(request, *, optional: bool = False) -> dict:
+    """The request body as a JSON object (an empty body is `{}` when `optional`)."""
+    if not request.body.strip():
+        if optional:
+            return {}
+        raise BadRequest("the request body must be a JSON object")
+    try:
+        data = json.loads(request.body, parse_constant=_reject_constant)
+    except RecursionError:
+        raise BadRequest("the request body is nested too deeply") from None
+    except ValueError as problem:  # JSONDecodeError, UnicodeDecodeError, too many digits
+        raise BadRequest(f"the request body is not valid JSON: {problem}") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return data
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def checked_fields(data: dict, fields: dict) -> dict:
+    """`data` if it has only known fields, each of the expected JSON type (bools are not ints)."""
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        expected = f"expected {', '.join(fields)}" if fields else "send no fields"
+        raise BadRequest(f"unknown field(s): {', '.join(unknown)[:200]}; {expected}")
+    for name, value in data.items():
+        kind = fields[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise BadRequest(f"{name} must be {TYPE_WORDS[kind]}")
+    return data
+
+
+# ----------------------------------------------------------------------------- selectors
+
+
+def _seated_game(game_id: int) -> Game:
+    """A game with its seats and their users, for rendering (not for changing it)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    game = Game.objects.select_related("host").prefetch_related(seats).filter(pk=game_id).first()
+    if game is None:
+        raise services.NotFound(f"there is no game {game_id}")
+    return game
+
+
+def _my_seat(game: Game, user) -> int | None:
+    return next((seat.position for seat in game.seats.all() if seat.user_id == user.pk), None)
+
+
+def table_json(game: Game, user) -> dict:
+    """What a lobby shows of a table; the invite code only to its host."""
+    data = {
+        "id": game.pk,
+        "status": game.status,
+        "edition": game.edition,
+        "num_players": game.num_players,
+        "options": dict(game.options),
+        "private": game.private,
+        "spectators_allowed": game.spectators_allowed,
+        "host": str(game.host),
+        "seats": [{"seat": seat.position, "name": str(seat.user)} for seat in game.seats.all()],
+        "seat": _my_seat(game, user),
+        "created_at": game.created_at.isoformat(),
+    }
+    if game.host_id == user.pk:
+        data["invite_code"] = game.invite_code
+    return data
+
+
+def _board(game: Game, user) -> dict | None:
+    """The caller's view of a started game (None before the start); 403 if they may not look."""
+    if not game.state:
+        if _my_seat(game, user) is None and not game.spectators_allowed:
+            raise services.NotAllowed("this table does not allow spectators")
+        return None
+    return services.board_for(game, user)
+
+
+# --------------------------------------------------------------------------------- tables
+
+
+@api_view("GET", "POST")
+def tables(request):
+    """GET: list tables by status; POST: open a new table, seating its host."""
+    if request.method == "POST":
+        return _create_table(request)
+    status = request.GET.get("status", Game.Status.OPEN)
+    if status not in LIST_STATUSES:
+        raise BadRequest(f"status must be one of {', '.join(LIST_STATUSES)}")
+    limit = _limit(request.GET.get("limit", str(DEFAULT_LIMIT)))
+    visible = Q(private=False) | Q(pk__in=Seat.objects.filter(user=request.user).values("game"))
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    found = (
+        Game.objects.filter(visible, status=status)
+        .select_related("host")
+        .prefetch_related(seats)
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    listed = [table_json(table, request.user) for table in found]
+    return JsonResponse({"status": status, "limit": limit, "tables": listed})
+
+
+def _limit(raw: str) -> int:
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3 and 1 <= int(raw) <= MAX_LIMIT):
+        raise BadRequest(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+    return int(raw)
+
+
+def _create_table(request):
+    data = {"num_players": 2, **checked_fields(json_body(request), TABLE_FIELDS)}  # as the form
+    game = services.create_table(request.user, services.TableSettings(**data))
+    return JsonResponse(table_json(_seated_game(game.pk), request.user), status=201)
+
+
+@api_view("POST")
+def join_table(request, game_id: int):
+    """Take a free seat; a private table needs its invite code."""
+    data = checked_fields(json_body(request, optional=True), {"invite_code": str})
+    game = _seated_game(game_id)
+    if game.private and not secrets.compare_digest(
+        data.get("invite_code", "").encode(), game.invite_code.encode()
+    ):
+        raise services.NotAllowed("this table is private: join it with its invite code")
+    services.join_table(game.pk, request.user)
+    return JsonResponse(table_json(_seated_game(game.pk), request.user))
+
+
+@api_view("POST")
+def start_table(request, game_id: int):
+    """The host starts a full table."""
+    checked_fields(json_body(request, optional=True), {})
+    services.start_game(game_id, request.user)
+    return JsonResponse(table_json(_seated_game(game_id), request.user))
+
+
+@api_view("POST")
+def leave_table(request, game_id: int):
+    """Leave before the start (a leaving host closes the table)."""
+    checked_fields(json_body(request, optional=True), {})
+    services.leave_table(game_id, request.user)
+    return JsonResponse(table_json(_seated_game(game_id), request.user))
+
+
+# ---------------------------------------------------------------------------------- games
+
+
+@api_view("GET")
+def game_board(request, game_id: int):
+    """The caller's board: their seat's view, or a spectator's."""
+    found = _seated_game(game_id)
+    return JsonResponse(
+        {
+            "id": found.pk,
+            "version": found.version,
+            "status": found.status,
+            "seat": _my_seat(found, request.user),
+            "players": [{"seat": s.position, "name": str(s.user)} for s in found.seats.all()],
+            "view": _board(found, request.user),
+        }
+    )
+
+
+@api_view("POST")
+def game_actions(request, game_id: int):
+    """Submit one action made against board `version`; a stale version gets the current board."""
+    data = checked_fields(json_body(request), {"version": int, "action": dict})
+    if set(data) != {"version", "action"}:
+        raise BadRequest('send {"version": <board version>, "action": {...}}')
+    try:
+        played = services.submit_action(game_id, request.user, data["action"], data["version"])
+    except services.StaleVersion as stale:
+        current = _seated_game(game_id)
+        return error(
+            str(stale),
+            stale.status,
+            version=current.version,
+            status=current.status,
+            view=services.board_for(current, request.user),
+        )
+    return JsonResponse(
+        {
+            "version": played.version,
+            "status": played.status,
+            "view": services.board_for(played, request.user),
+        }
+    )
+
+
+@api_view("GET", "POST", "PUT", "PATCH", "DELETE")
+def unknown_endpoint(request, rest: str = ""):
+    """Unknown API paths answer in JSON too (after authentication, like every endpoint)."""
+    raise services.NotFound(f"there is no API endpoint /api/{rest}")
