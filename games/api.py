@@ -172,12 +172,17 @@ def table_json(game: Game, user) -> dict:
 
 
 def _board(game: Game, user) -> dict | None:
-    """The caller's view of a started game (None before the start); 403 if they may not look."""
-    if not game.state:
-        if _my_seat(game, user) is None and not game.spectators_allowed:
+    """The caller's view of a started game (None before the start); 403 if they may not look.
+
+    As on the web pages, a private table shows only to its players (an API client has no
+    invite-link session; it joins with the invite code instead).
+    """
+    if _my_seat(game, user) is None:
+        if game.private:
+            raise services.NotAllowed("this table is private: only its players see it")
+        if not game.spectators_allowed:
             raise services.NotAllowed("this table does not allow spectators")
-        return None
-    return services.board_for(game, user)
+    return services.board_for(game, user) if game.state else None
 
 
 # --------------------------------------------------------------------------------- tables

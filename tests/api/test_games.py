@@ -120,6 +120,16 @@ def test_tables_without_spectators_show_nothing_to_outsiders(players):
     assert players[1].get(f"/api/games/{game_id}").data["view"]["hand"] is not None
 
 
+def test_private_games_show_only_to_their_players(players):
+    table = new_table(players[0], num_players=2, private=True)
+    refused = players[2].get(f"/api/games/{table['id']}")
+    assert refused.status_code == 403 and "private" in refused.data["error"]
+    game_id = started_table(players, 2, private=True)
+    refused = players[2].get(f"/api/games/{game_id}")
+    assert refused.status_code == 403 and "view" not in refused.data
+    assert players[1].get(f"/api/games/{game_id}").data["view"]["hand"] is not None
+
+
 def test_unknown_games_are_404(players):
     assert players[0].get("/api/games/424242").status_code == 404
     response = players[0].post("/api/games/424242/actions", {"version": 0, "action": {}})
