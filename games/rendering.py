@@ -103,7 +103,7 @@ def board_html(
     client (the moment the host starts), then every region by id.
     """
     if not game.setup:
-        return waiting_html(game, user, oob=oob, request=request)
+        return waiting_html(game, user, oob=oob, message=message, request=request)
     context = board_context(game, user, connected=connected, message=message)
     name = "games/board.html#live" if oob else "games/board.html#board"
     return render_to_string(name, context, request=request)
@@ -115,11 +115,10 @@ def players_html(game: Game, user, *, connected) -> str:
     return render_to_string("games/board.html#players", {**context, "oob": True})
 
 
-def waiting_html(game: Game, user, *, oob: bool, request=None) -> str:
+def waiting_html(game: Game, user, *, oob: bool, message: str = "", request=None) -> str:
     """The waiting room of a table that has not started (or was closed by its host)."""
-    return render_to_string(
-        "games/table.html#waiting", waiting_context(game, user, oob=oob), request=request
-    )
+    context = {**waiting_context(game, user, oob=oob), "message": message}
+    return render_to_string("games/table.html#waiting", context, request=request)
 
 
 def waiting_context(game: Game, user, *, oob: bool) -> dict:

@@ -151,3 +151,56 @@ def start_table(users, num_players: int, **table) -> Game:
     for user in users[1:num_players]:
         services.join_table(game.pk, user)
     return services.start_game(game.pk, users[0])
+
+
+VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+
+
+@dataclass
+class Element:
+    tag: str
+    attrs: dict
+    parent: "Element | None"
+    children: list = field(default_factory=list)
+
+    def ancestors(self):
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#root", {}, None)
+        self.node = self.root
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, {k: (v if v is not None else "") for k, v in attrs}, self.node)
+        self.node.children.append(element)
+        if tag not in VOID_TAGS:
+            self.node = element
+
+    def handle_endtag(self, tag):
+        node = self.node
+        while node is not self.root and node.tag != tag:
+            node = node.parent
+        if node is not self.root:
+            self.node = node.parent
+
+
+def parse_tree(html: str) -> Element:
+    """A forgiving element tree (enough to check nesting and top-level fragments)."""
+    builder = _TreeBuilder()
+    builder.feed(html)
+    return builder.root
+
+
+def by_id(root: Element, element_id: str) -> list[Element]:
+    return [node for node in root.walk() if node.attrs.get("id") == element_id]
