@@ -1,6 +1,10 @@
-"""WebSocket URL routes, mounted by biblios_site.asgi.
+"""WebSocket URL routes, mounted by biblios_site.asgi (session auth and origin check there)."""
 
-The games app's consumers plug in here, e.g. ``path("ws/games/<int:pk>/", GameConsumer.as_asgi())``.
-"""
+from django.urls import path
 
-websocket_urlpatterns = []
+from games.consumers import GameConsumer, LobbyConsumer
+
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

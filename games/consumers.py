@@ -1,0 +1,295 @@
+"""WebSockets: live game boards and the live lobby.
+
+The channel layer only carries hints (`games.broadcast`); on each hint a consumer re-reads the
+game and sends its own user's board, built from `view(state, seat)` like every other page, so a
+socket can never receive another seat's cards. Moves come back in through
+`services.submit_action`, the same door as the HTML views and the API.
+
+Refusals before any data is sent are a close with an application code, after the handshake so
+that clients (and bots) can read it: 4401 not authenticated, 4403 not allowed to watch, 4404 no
+such game, 4400 too many malformed frames.
+"""
+
+import asyncio
+import json
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from accounts.models import ApiToken
+from games import broadcast, presence, rendering, selectors, services
+from games.models import Game
+from games.views import INVITED_SESSION_KEY
+
+CLOSE_BAD_FRAMES = 4400
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+MAX_FRAME_CHARS = 8 * 1024
+MAX_BAD_FRAMES = 20
+
+# htmx's ws extension adds the request headers to every frame it sends.
+HTMX_HEADERS = "HEADERS"
+
+
+class BadFrame(Exception):
+    """An incoming frame that is not a well-formed request; nothing was attempted."""
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """`ws/games/<id>/`: HTML out-of-band partials for the page, or JSON with `?format=json`."""
+
+    async def connect(self):
+        self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.as_json = query.get("format", [""])[-1] == "json"
+        self.seated = False
+        self.user = None
+        self.group = broadcast.game_group(self.game_id)
+        self.sent = None  # (version, status) of the last board sent
+        self.bad_frames = 0
+        self.heartbeat = None
+
+        await self.accept()
+        self.user = await self._authenticate(query)
+        if self.user is None:
+            await self.close(CLOSE_UNAUTHENTICATED)
+            return
+        refusal = await database_sync_to_async(self._check_access)()
+        if refusal is not None:
+            self.user = None
+            await self.close(refusal)
+            return
+        # Join before reading the board, so no move can slip between the read and the join.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await database_sync_to_async(presence.connected)(self.game_id, self.user, self.channel_name)
+        self.heartbeat = asyncio.ensure_future(self._keep_presence())
+        await self._send_board(force=True)
+        await self._announce_presence()
+
+    async def disconnect(self, code):
+        if self.user is None:
+            return
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await database_sync_to_async(presence.disconnected)(self.channel_name)
+        await self._announce_presence()
+
+    # --------------------------------------------------------------------- hints in
+
+    async def game_changed(self, event):
+        """A move or table change was committed: send this user's board if it is news."""
+        if self.sent is not None and event.get("version", 0) < self.sent[0]:
+            return
+        await self._send_board(force=False)
+
+    async def game_presence(self, event):
+        """A player opened or closed the page: redraw who is connected."""
+        if event.get("sender") != self.channel_name:
+            await self._send_board(force=True, presence_only=True)
+
+    # -------------------------------------------------------------------- frames in
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if self.user is None:
+            return
+        try:
+            frame = self._parse(text_data, bytes_data)
+        except BadFrame as bad:
+            self.bad_frames += 1
+            await self._send_error(str(bad), 400)
+            if self.bad_frames >= MAX_BAD_FRAMES:
+                await self.close(CLOSE_BAD_FRAMES)
+            return
+        if "action" not in frame:
+            await self._send_board(force=True)
+            return
+        try:
+            await database_sync_to_async(services.submit_action)(
+                self.game_id, self.user, frame["action"], frame["version"]
+            )
+        except services.StaleVersion as refusal:
+            # Refused, with the current board (in HTML the board's message says why).
+            if self.as_json:
+                await self._send_error(str(refusal), refusal.status)
+            await self._send_board(force=True, message=str(refusal))
+        except services.ServiceError as refusal:
+            await self._send_error(str(refusal), refusal.status)
+        # On success the broadcast hint brings the new board, to this socket as to all others.
+
+    def _parse(self, text_data, bytes_data) -> dict:
+        """A resync request `{"type": "resync"}` or a move `{"action": {...}, "version": n}`."""
+        if text_data is None:
+            raise BadFrame("binary frames are not accepted; send JSON text")
+        if len(text_data) > MAX_FRAME_CHARS:
+            raise BadFrame(f"frame too large (over {MAX_FRAME_CHARS} characters)")
+        try:
+            frame = json.loads(text_data)
+        except (ValueError, RecursionError):
+            raise BadFrame("frame is not valid JSON") from None
+        if not isinstance(frame, dict):
+            raise BadFrame("frame must be a JSON object")
+        frame.pop(HTMX_HEADERS, None)
+        game_id = frame.pop("game_id", self.game_id)
+        if game_id != self.game_id:
+            raise BadFrame(f"this socket is for game {self.game_id}")
+        if frame == {"type": "resync"}:
+            return frame
+        if set(frame) != {"action", "version"}:
+            raise BadFrame('expected {"action": {...}, "version": <number>} or {"type": "resync"}')
+        if not isinstance(frame["action"], dict):
+            raise BadFrame('"action" must be a JSON object')
+        if isinstance(frame["version"], bool) or not isinstance(frame["version"], int):
+            raise BadFrame('"version" must be a whole number')
+        return frame
+
+    # ------------------------------------------------------------------- frames out
+
+    async def _send_board(self, *, force: bool, presence_only=False, message="") -> None:
+        try:
+            board = await database_sync_to_async(self._render_board)(force, presence_only, message)
+        except services.NotFound:
+            await self._stop(CLOSE_NOT_FOUND)
+            return
+        except services.NotAllowed:
+            await self._stop(CLOSE_FORBIDDEN)
+            return
+        if board is not None:
+            key, text = board
+            if not presence_only:
+                self.sent = key
+            await self.send(text_data=text)
+
+    def _render_board(self, force: bool, presence_only: bool, message: str):
+        """((version, status), frame) of this user's board, or None if there is no news."""
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            raise services.NotFound(f"there is no game {self.game_id}")
+        key = (game.version, game.status)
+        # Seats come and go at version 0 while a table is open, so only then is a hint
+        # at the same version still news.
+        if not force and key == self.sent and game.status != Game.Status.OPEN:
+            return None
+        if not self._may_watch(game):
+            raise services.NotAllowed("you may not watch this table")
+        if not game.setup and presence_only:
+            return None  # the waiting room does not show who is connected
+        connected = presence.connected_seats(game)
+        if self.as_json:
+            frame = {
+                "version": game.version,
+                "status": game.status,
+                "view": services.board_for(game, self.user) if game.setup else None,
+                "connected": sorted(connected),
+            }
+            return key, json.dumps(frame)
+        if presence_only:
+            return key, rendering.players_html(game, self.user, connected=connected)
+        return key, rendering.board_html(
+            game, self.user, oob=True, connected=connected, message=message
+        )
+
+    async def _send_error(self, message: str, status: int) -> None:
+        """Tell this client why its frame changed nothing."""
+        await self.send(text_data=await database_sync_to_async(self._error_frame)(message, status))
+
+    def _error_frame(self, message: str, status: int) -> str:
+        """JSON `{"error", "status", "version"}`, or in HTML the board's message region (the
+        waiting room, which is small, comes whole with its message)."""
+        game = Game.objects.filter(pk=self.game_id).first()
+        version = game.version if game is not None else None
+        if self.as_json:
+            return json.dumps({"error": message, "status": status, "version": version})
+        if game is not None and not game.setup and self._may_watch(game):
+            return rendering.board_html(game, self.user, oob=True, message=message)
+        return render_to_string(
+            "games/board.html#message",
+            {"view": {"version": version}, "message": message, "oob": True},
+        ).strip()
+
+    async def _stop(self, code: int) -> None:
+        """The game went away or shut this user out: leave the group and close."""
+        await self.disconnect(code)
+        self.user = None
+        await self.close(code)
+
+    # ------------------------------------------------------------ who, and presence
+
+    async def _authenticate(self, query):
+        """The session user; a JSON client may instead present an API token."""
+        if self.as_json:
+            raw = _bearer_token(self.scope.get("headers", [])) or query.get("token", [""])[-1]
+            if raw:
+                return await database_sync_to_async(ApiToken.user_for)(raw)
+        user = self.scope.get("user")
+        return user if user is not None and user.is_authenticated else None
+
+    def _check_access(self) -> int | None:
+        """A close code if this user may not watch the game, else None; notes the seat."""
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            return CLOSE_NOT_FOUND
+        return None if self._may_watch(game) else CLOSE_FORBIDDEN
+
+    def _may_watch(self, game: Game) -> bool:
+        """Players always; others if the table takes spectators and they may see it at all.
+
+        Also notes whether this user is seated now, which decides if presence is announced.
+        """
+        self.seated = services.seat_of(game, self.user) is not None
+        if self.seated:
+            return True
+        return game.spectators_allowed and selectors.can_see_table(
+            game, self.user, invited=self._invited()
+        )
+
+    def _invited(self) -> set[int]:
+        """Games whose invite link this browser followed (kept in its session by the views)."""
+        session = self.scope.get("session")
+        return set(session.get(INVITED_SESSION_KEY, [])) if session is not None else set()
+
+    async def _keep_presence(self):
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
+            await database_sync_to_async(presence.connected)(
+                self.game_id, self.user, self.channel_name
+            )
+
+    async def _announce_presence(self):
+        """Tell the other sockets on this game to redraw the players (only players show)."""
+        if self.seated:
+            await self.channel_layer.group_send(
+                self.group, {"type": "game.presence", "sender": self.channel_name}
+            )
+
+
+def _bearer_token(headers) -> str:
+    for name, value in headers:
+        if name.lower() == b"authorization":
+            scheme, _, token = value.decode("latin-1").partition(" ")
+            if scheme.lower() == "bearer":
+                return token.strip()
+    return ""
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """`ws/lobby/`: the lobby's tables, re-rendered for this user whenever they change."""
+
+    async def connect(self):
+        await self.accept()
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self._send_lobby()
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def lobby_changed(self, event):
+        await self._send_lobby()
+
+    async def _send_lobby(self):
+        user = self.scope.get("user")
+        await self.send(text_data=await database_sync_to_async(rendering.lobby_html)(user))
