@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import rendering, selectors, services
+from games import presence, rendering, selectors, services
 from games.forms import BadActionInput, TableForm, parse_action, parse_version
 from games.models import Game
 
@@ -86,7 +86,11 @@ def game_page(request, game_id: int):
     context = {"game": game}
     if game.setup:
         try:
-            context.update(rendering.board_context(game, request.user))
+            context.update(
+                rendering.board_context(
+                    game, request.user, connected=presence.connected_seats(game)
+                )
+            )
         except services.NotAllowed as refusal:
             return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
     else:
@@ -104,7 +108,14 @@ def board(request, game_id: int):
     if not _may_see(request, game):
         return _refused(request, "This table is private.", 403)
     try:
-        return HttpResponse(rendering.board_html(game, request.user, oob=False, request=request))
+        html = rendering.board_html(
+            game,
+            request.user,
+            oob=False,
+            connected=presence.connected_seats(game),
+            request=request,
+        )
+        return HttpResponse(html)
     except services.NotAllowed as refusal:
         return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
 
@@ -223,10 +234,19 @@ def act(request, game_id: int):
             messages.error(request, message)
         return redirect(_game_url(game.pk))
     game.refresh_from_db()
-    if not _may_see(request, game):
-        return HttpResponse(message or "This table is private.", status=status or 403)
     try:
-        html = rendering.board_html(game, request.user, oob=False, message=message, request=request)
+        if not _may_see(request, game):
+            raise services.NotAllowed("this table is private")
+        html = rendering.board_html(
+            game,
+            request.user,
+            oob=False,
+            connected=presence.connected_seats(game),
+            message=message,
+            request=request,
+        )
     except services.NotAllowed as refusal:
-        return HttpResponse(message or str(refusal), status=status if message else 403)
+        # No board for someone who may not see it: the message alone, as text (it may echo input).
+        text = message or str(refusal).capitalize() + "."
+        return HttpResponse(text, status=status if message else 403, content_type="text/plain")
     return HttpResponse(html, status=status)
