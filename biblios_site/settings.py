@@ -91,7 +91,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 stops reading after 5 s by default, while the layer blocks ~5 s per
+            # receive: without this, idle sockets die with TimeoutError (redis-py #4091).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
         },
     }
 else:

@@ -14,3 +14,7 @@ from biblios_site.settings import *  # noqa: E402, F403
 
 # Hashing cost only slows the suite down; no test depends on the real hasher.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Explicit, so the WebSocket origin check (which reads this once, at import) does not depend
+# on DEBUG's implicit localhost defaults.
+ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
