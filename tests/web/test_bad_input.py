@@ -3,6 +3,7 @@ never a 500 (the test client re-raises any server error)."""
 
 import pytest
 
+from games import services
 from games.engine import biblios
 from games.models import Move
 
@@ -130,8 +131,6 @@ def test_unknown_game_and_get_requests(users, clients):
 
 
 def test_acting_before_the_start_is_refused(users, clients):
-    from games import services
-
     game = services.create_table(users[0], services.TableSettings(2))
     data = {"version": "0", "type": "place", "to": "self"}
     response = clients[users[0].pk].post(f"/games/{game.pk}/act/", data, **HTMX)

@@ -2,6 +2,7 @@
 invite links, private tables and tables without spectators."""
 
 import pytest
+from django.test import Client
 
 from games import services
 from games.models import Game
@@ -279,3 +280,43 @@ def test_unknown_game_is_404(clients, users):
         assert clients[users[0].pk].get(url).status_code == 404
     assert clients[users[0].pk].post("/games/99999/join/").status_code == 404
     assert clients[users[0].pk].post("/games/99999/start/").status_code == 404
+
+
+# ------------------------------------------------------------------ csrf and the game log
+
+
+def test_forms_carry_csrf_for_plain_posts_and_the_page_for_htmx(users):
+    game = start_table(users, 2)
+    seat = game.engine_state().active
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(game.seats.get(position=seat).user)
+    page = browser.get(f"/games/{game.pk}/").content.decode()
+    form = [form for form in forms_in(page) if form.action.endswith("/act/")][0]
+    assert browser.post(form.action, form.data()).status_code == 302
+    game.refresh_from_db()
+    assert game.version == 1
+    # htmx sends the token from the page's hx-headers instead of a form field.
+    page = browser.get(f"/games/{game.pk}/").content.decode()
+    token = page.split('"X-CSRFToken": "')[1].split('"')[0]
+    form = [form for form in forms_in(page) if form.action.endswith("/act/")][0]
+    data = {k: v for k, v in form.data().items() if k != "csrfmiddlewaretoken"}
+    refused = browser.post(form.action, data, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403
+    response = browser.post(form.action, data, HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.version == 2
+
+
+def test_game_log_is_filtered_per_seat(users, clients):
+    game = start_table(users, 2)
+    state = game.engine_state()
+    active, drawn = state.active, state.drawing
+    by_seat = {seat.position: clients[seat.user_id] for seat in game.seats.all()}
+    mine = by_seat[active].get(f"/games/{game.pk}/log/").content.decode()
+    assert 'You drew <span class="card' in mine
+    assert f'data-card="{drawn}"' in mine
+    for other in (by_seat[1 - active], clients[users[4].pk]):
+        theirs = other.get(f"/games/{game.pk}/log/").content.decode()
+        assert "drew a card" in theirs
+        assert drawn not in theirs
