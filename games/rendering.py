@@ -57,7 +57,6 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     seat = view["seat"]
     names = selectors.seat_names(game)
     edition = view["edition"]
-    awaiting = view["awaiting"]
     context = {
         "game": game,
         "view": view,
@@ -76,7 +75,6 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
         "actions": _actions(view, edition),
         "log": selectors.game_log(game, seat, limit=LOG_LENGTH),
         "score": _score(view, names, edition),
-        "my_turn": awaiting is not None and awaiting["seat"] == seat,
     }
     return context
 
@@ -111,8 +109,10 @@ def board_html(
 
 def players_html(game: Game, user, *, connected) -> str:
     """Only the players region, as an oob swap: enough when somebody connects or leaves."""
-    context = board_context(game, user, connected=connected)
-    return render_to_string("games/board.html#players", {**context, "oob": True})
+    view = services.board_for(game, user)
+    players = _players(view, selectors.seat_names(game), connected)
+    context = {"view": view, "players": players, "oob": True}
+    return render_to_string("games/board.html#players", context)
 
 
 def waiting_html(game: Game, user, *, oob: bool, message: str = "", request=None) -> str:
@@ -258,15 +258,15 @@ def _church_label(dice: list[str], delta: int, edition: str) -> str:
     return f"{verb} {' and '.join(category_name(die, edition) for die in dice)} by 1"
 
 
-STEP_WORDS = {"vp": "victory points", "gold": "Gold value", "shared": "a complete tie"}
+DECIDING_STEP_WORDS = {"vp": "victory points", "gold": "Gold value", "shared": "a complete tie"}
 
 
 def decided_by_words(step: str | None, edition: str) -> str:
     """An R21 tie-break step in words ("Monks total", "Gold value", …)."""
     if step is None:
         return ""
-    if step in STEP_WORDS:
-        return STEP_WORDS[step]
+    if step in DECIDING_STEP_WORDS:
+        return DECIDING_STEP_WORDS[step]
     category, what = step.rsplit("_", 1)
     if category in CATEGORIES:
         return f"{category_name(category, edition)} {'total' if what == 'total' else 'letter'}"

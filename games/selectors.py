@@ -24,10 +24,6 @@ def seat_names(game: Game) -> list[str]:
     return names
 
 
-def seated_user_ids(game: Game) -> set[int]:
-    return set(game.seats.values_list("user_id", flat=True))
-
-
 def can_see_table(game: Game, user, *, invited=frozenset()) -> bool:
     """Private tables show only to their players and to those who followed the invite link.
 
@@ -140,13 +136,7 @@ def hand_groups(hand: list[str], edition: str) -> dict:
             }
         )
     gold = [card for card in hand if KIND[card] == "gold"]
-    others = [card for card in hand if KIND[card] not in ("gold", "category")]
-    return {
-        "categories": groups,
-        "gold": gold,
-        "gold_total": sum(VALUE[card] for card in gold),
-        "others": others,
-    }
+    return {"categories": groups, "gold": gold, "gold_total": sum(VALUE[card] for card in gold)}
 
 
 def least_overpay(payments: list[list[str]]) -> list[str]:

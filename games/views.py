@@ -51,10 +51,9 @@ def _may_see(request, game: Game) -> bool:
 
 
 @require_GET
-def lobby(request, form=None, status=200):
-    context = selectors.lobby_tables(request.user)
-    context["form"] = form or TableForm()
-    return render(request, "games/lobby.html", context, status=status)
+def lobby(request):
+    context = {**selectors.lobby_tables(request.user), "form": TableForm()}
+    return render(request, "games/lobby.html", context)
 
 
 @login_required

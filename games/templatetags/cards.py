@@ -23,14 +23,6 @@ def _signed(deltas) -> tuple[str, ...]:
 
 
 @register.filter
-def category_name(category: str, edition: str = "biblios") -> str:
-    """A category id as printed in the edition (Monks / Illuminators …)."""
-    if category not in cards.CATEGORY_INDEX:
-        return str(category)
-    return cards.category_name(category, edition)
-
-
-@register.filter
 def card_name(card_id: str, edition: str = "biblios") -> str:
     """A readable name: "Monks 2 (A)", "Gold 3", "Church: raise 2 dice by 1"."""
     card = cards.CARDS.get(card_id)
@@ -51,11 +43,6 @@ def card_kind(card_id: str) -> str:
     """gold, church, or the category id: the CSS class of a card."""
     card = cards.CARDS.get(card_id, {})
     return card.get("category") or card.get("kind", "unknown")
-
-
-@register.filter
-def card_value(card_id: str) -> int:
-    return cards.VALUE.get(card_id, 0)
 
 
 @register.simple_tag
