@@ -85,6 +85,17 @@ ASGI_APPLICATION = "biblios_site.asgi.application"
 DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers take the write lock when their transaction begins and wait up to 20 s for it, so
+    # two moves at once queue up instead of failing with "database is locked"; WAL lets pages
+    # keep reading meanwhile.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:

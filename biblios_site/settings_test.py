@@ -18,3 +18,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Explicit, so the WebSocket origin check (which reads this once, at import) does not depend
 # on DEBUG's implicit localhost defaults.
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    # A file, not the shared in-memory database, so concurrent tests see SQLite's real locking.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405
