@@ -247,7 +247,7 @@ def test_the_waiting_room_follows_joins_and_the_start(users):
         assert "0 free seats" in joined and str(users[1]) in joined
         await start_game(game.pk, users[0])
         started = await socket.receive_from(timeout=TIMEOUT)
-        assert 'hx-swap-oob="outerHTML:#board-waiting"' in started
+        assert 'hx-swap-oob="outerHTML:#board-waiting, #board"' in started
         assert board_version(started) == 0 and 'id="board-hand"' in started
         await sockets.close_all()
 

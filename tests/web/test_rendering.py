@@ -38,7 +38,7 @@ def test_live_fragment_swaps_every_region_by_id_and_can_replace_a_waiting_room(u
     html = rendering.board_html(game, users[0], oob=True)
     top = parse_tree(html).children
     assert top[0].attrs["id"] == "board"
-    assert top[0].attrs["hx-swap-oob"] == "outerHTML:#board-waiting"
+    assert top[0].attrs["hx-swap-oob"] == "outerHTML:#board-waiting, #board"
     regions = top[1:]
     assert [node.attrs["id"] for node in regions] == REGION_IDS
     for node in regions:
