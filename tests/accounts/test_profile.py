@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from accounts import selectors
 from games import services
-from games.engine import biblios
 from games.models import Game
+from tests.play import play_to_end
 
 pytestmark = pytest.mark.django_db
 
@@ -54,19 +54,6 @@ def finished_game(players, winners):
     services.start_game(game.pk, players[0])
     finish(game, winners)
     return game
-
-
-def play_to_end(game, rng):
-    """Random legal moves through submit_action, each player acting from their own view."""
-    by_seat = {seat.position: seat.user for seat in game.seats.all()}
-    while True:
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return game
-        seat = biblios.to_act(game.engine_state())[0]
-        board = services.board_for(game, by_seat[seat])
-        action = rng.choice(board["legal_actions"])
-        services.submit_action(game.pk, by_seat[seat], action, board["version"])
 
 
 def test_counts_played_and_won_over_finished_games(players, client):

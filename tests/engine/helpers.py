@@ -3,6 +3,7 @@
 import random
 import re
 
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 from games.engine import biblios
@@ -303,3 +304,16 @@ policy_seeds = st.integers(min_value=0, max_value=2**32)
 
 _ALL_IDS = frozenset(CARD_IDS)
 _TOKEN = re.compile(r"[\w-]+")
+
+
+# No "explain" phase: re-running whole games to explain a failure costs minutes on this machine.
+PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink)
+
+
+def budget(examples: int):
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        phases=PHASES,
+    )

@@ -4,7 +4,7 @@ Every example sets up a game (2–4 players, either edition, any table options, 
 drawn seed and plays it with a random policy (`helpers.random_playout`) seeded by another drawn
 integer. Budgets are small and fixed (a 4-player game is ~500 actions) so that this file and
 test_secrecy.py together run in well under a minute when they pass; nothing is registered
-globally, and the "explain" phase is off (see PHASES).
+globally, and the "explain" phase is off (see helpers.PHASES).
 """
 
 import copy
@@ -13,27 +13,15 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine import biblios
 from games.engine.cards import CARD_IDS, CATEGORIES, CATEGORY, KIND, LETTER, VALUE
 
-from .helpers import flat_zones, game_setups, policy_seeds, random_playout, start
+from .helpers import budget, flat_zones, game_setups, policy_seeds, random_playout, start
 
 MAX_ACTIONS = 5000  # a 4-player game takes about 500
-
-# No "explain" phase: re-running whole games to explain a failure costs minutes on this machine.
-PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink)
-
-
-def budget(examples: int):
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        phases=PHASES,
-    )
 
 
 def playout(setup: dict, policy_seed: int):

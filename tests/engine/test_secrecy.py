@@ -19,31 +19,18 @@ Each view is then scanned, as JSON text, for all 87 card ids.
 import json
 import random
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 
 from games.engine import biblios
 from games.engine.cards import CARD_IDS, DECK_ORDER
 
-from .helpers import card_ids_in, game_setups, policy_seeds, random_playout, start
+from .helpers import budget, card_ids_in, game_setups, policy_seeds, random_playout, start
 
 # Keys that would hand out hidden state wholesale, at any depth of a player's or spectator's view.
 SECRET_KEYS = {
     "seed", "rng_draws", "zones", "draw_pile", "removed", "auction_pile", "placed_by",
     "hidden_discard", "setup", "deck", "secret", "secret_to", "self_card_of", "drawing_of",
 }  # fmt: skip
-
-
-# No "explain" phase: re-running whole games to explain a failure costs minutes on this machine.
-PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink)
-
-
-def budget(examples: int):
-    return settings(
-        max_examples=examples,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        phases=PHASES,
-    )
 
 
 class Knowledge:

@@ -8,8 +8,7 @@ from django.db import connection
 from games import services
 from games.engine import biblios
 from games.models import Move
-
-from .test_services import started_game
+from tests.play import started_game
 
 
 def submit_together(calls):

@@ -7,6 +7,7 @@ import pytest
 from games import services
 from games.engine import biblios
 from games.models import Game, Move
+from tests.play import play_to_end, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -16,29 +17,9 @@ def players(django_user_model):
     return [django_user_model.objects.create_user(f"player{i}", password="x") for i in range(4)]
 
 
-def started_game(players, num_players=3, **table):
-    game = services.create_table(players[0], services.TableSettings(num_players, **table))
-    for user in players[1:num_players]:
-        services.join_table(game.pk, user)
-    return services.start_game(game.pk, players[0])
-
-
-def play_to_end(game, players, rng):
-    """Random legal moves through submit_action, each player acting from their own view."""
-    by_seat = {seat.position: seat.user for seat in game.seats.all()}
-    while True:
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return game
-        seat = biblios.to_act(game.engine_state())[0]
-        board = services.board_for(game, by_seat[seat])
-        action = rng.choice(board["legal_actions"])
-        services.submit_action(game.pk, by_seat[seat], action, board["version"])
-
-
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_a_full_game_through_the_service_is_its_move_log(players, num_players):
-    game = play_to_end(started_game(players, num_players), players, random.Random(num_players))
+    game = play_to_end(started_game(players, num_players), random.Random(num_players))
     assert game.status == Game.Status.FINISHED
     assert game.result["winners"]
     assert game.moves.count() == game.version

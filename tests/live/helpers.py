@@ -4,6 +4,7 @@ Each test runs one coroutine through `run` (async_to_sync), so no pytest-asyncio
 database work of setting a game up happens before, in the plain synchronous test body.
 """
 
+import functools
 import random
 import re
 
@@ -18,6 +19,7 @@ from games import services
 from games.engine import biblios
 from games.engine.cards import CARD_IDS
 from games.models import Game
+from tests import play
 
 # Generous for a slow machine: only reached when an expected frame never comes.
 TIMEOUT = 10
@@ -101,17 +103,9 @@ async def closed_with(communicator) -> int:
     return output["code"]
 
 
-def started_game(users, num_players=3, *, seed=1, **table) -> Game:
-    """A started table of users[:num_players]; a fixed seed keeps each test's game the same."""
-    game = services.create_table(users[0], services.TableSettings(num_players, **table))
-    Game.objects.filter(pk=game.pk).update(seed=seed)
-    for user in users[1:num_players]:
-        services.join_table(game.pk, user)
-    return services.start_game(game.pk, users[0])
-
-
-def seated_users(game: Game) -> dict:
-    return {seat.position: seat.user for seat in game.seats.select_related("user")}
+# The live tests replay one fixed deal, so their expectations about who acts stay put.
+started_game = functools.partial(play.started_game, seed=1)
+seated_users = play.seated_users
 
 
 def next_move(game: Game, rng: random.Random):

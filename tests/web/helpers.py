@@ -9,7 +9,6 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from games import services
 from games.engine import biblios
 from games.engine.cards import CARD_IDS
 from games.models import Game
@@ -143,14 +142,6 @@ def assert_no_leak(html: str, knowledge: Knowledge, seat, where: str) -> None:
 def state_of(game: Game) -> biblios.State:
     game.refresh_from_db()
     return game.engine_state()
-
-
-def start_table(users, num_players: int, **table) -> Game:
-    """A started game with `users[:num_players]`, seated in that order, host first."""
-    game = services.create_table(users[0], services.TableSettings(num_players, **table))
-    for user in users[1:num_players]:
-        services.join_table(game.pk, user)
-    return services.start_game(game.pk, users[0])
 
 
 VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}

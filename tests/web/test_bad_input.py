@@ -6,8 +6,9 @@ import pytest
 from games import services
 from games.engine import biblios
 from games.models import Move
+from tests.play import started_game
 
-from .helpers import action_forms, start_table
+from .helpers import action_forms
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +17,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 
 @pytest.fixture
 def game(users):
-    return start_table(users, 3)
+    return started_game(users, 3)
 
 
 def actor_and_idle(game, users, clients):
@@ -112,7 +113,7 @@ def test_non_players_cannot_act(game, users, clients, who):
 
 
 def test_non_player_at_a_closed_table_gets_only_the_message(users, clients):
-    game = start_table(users, 2, private=True, spectators_allowed=False)
+    game = started_game(users, 2, private=True, spectators_allowed=False)
     data = {"version": "0", "type": "place", "to": "self"}
     response = clients[users[4].pk].post(f"/games/{game.pk}/act/", data, **HTMX)
     assert response.status_code == 403
@@ -124,7 +125,7 @@ def test_unknown_game_and_get_requests(users, clients):
     browser = clients[users[0].pk]
     response = browser.post("/games/424242/act/", {"version": "0", "type": "pass"}, **HTMX)
     assert response.status_code == 404
-    game = start_table(users, 2)
+    game = started_game(users, 2)
     response = browser.get(f"/games/{game.pk}/act/")
     assert response.status_code == 302
     assert unchanged(game, 0)

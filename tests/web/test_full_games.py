@@ -11,8 +11,9 @@ import pytest
 
 from games.engine import biblios
 from games.models import Game
+from tests.play import started_game
 
-from .helpers import Knowledge, action_forms, assert_no_leak, start_table, state_of
+from .helpers import Knowledge, action_forms, assert_no_leak, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -102,7 +103,7 @@ def play_through_pages(game, clients, *, htmx: bool, rng: random.Random):
     ids=["2p-htmx", "2p-plain-s&s", "3p-plain-bluff", "4p-htmx-s&s"],
 )
 def test_full_game_through_the_pages_ends_on_the_score(users, clients, num_players, htmx, table):
-    game = start_table(users, num_players, **table)
+    game = started_game(users, num_players, **table)
     final = play_through_pages(game, clients, htmx=htmx, rng=random.Random(num_players))
     game.refresh_from_db()
     names = {seat.position: str(seat.user) for seat in game.seats.all()}

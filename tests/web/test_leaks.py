@@ -16,8 +16,9 @@ from games.engine import biblios
 from games.engine.cards import KIND
 from games.models import Game
 from games.templatetags.cards import card_name
+from tests.play import started_game
 
-from .helpers import Knowledge, assert_no_leak, card_ids_in, start_table
+from .helpers import Knowledge, assert_no_leak, card_ids_in
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,7 @@ def looking(state, moves, num_players) -> list:
 )
 def test_no_page_or_fragment_shows_a_hidden_card(users, clients, num_players, table, seed):
     rng = random.Random(seed)
-    game = start_table(users, num_players, **table)
+    game = started_game(users, num_players, **table)
     spectator = users[4]
     by_seat = {seat.position: seat.user for seat in game.seats.all()}
     viewers = {**by_seat, None: spectator}
@@ -113,7 +114,7 @@ def test_no_page_or_fragment_shows_a_hidden_card(users, clients, num_players, ta
 def test_pages_without_a_board_show_no_cards(users, clients):
     game = services.create_table(users[0], services.TableSettings(2))
     services.join_table(game.pk, users[1])
-    start_table(users[2:], 2)
+    started_game(users[2:], 2)
     for browser in (clients[users[0].pk], clients[users[4].pk], clients[None]):
         for url in ("/", f"/games/{game.pk}/"):
             assert not card_ids_in(browser.get(url).content.decode())

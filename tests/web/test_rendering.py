@@ -9,8 +9,9 @@ from games import rendering, selectors, services
 from games.engine import biblios
 from games.forms import parse_action
 from games.models import Game
+from tests.play import started_game
 
-from .helpers import action_forms, by_id, parse_tree, start_table
+from .helpers import action_forms, by_id, parse_tree
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def test_regions_are_the_agreed_ids():
 
 
 def test_live_fragment_swaps_every_region_by_id_and_can_replace_a_waiting_room(users):
-    game = start_table(users, 3)
+    game = started_game(users, 3)
     html = rendering.board_html(game, users[0], oob=True)
     top = parse_tree(html).children
     assert top[0].attrs["id"] == "board"
@@ -51,7 +52,7 @@ def test_live_fragment_swaps_every_region_by_id_and_can_replace_a_waiting_room(u
 
 
 def test_page_board_keeps_the_socket_outside_every_swapped_region(users, clients):
-    game = start_table(users, 2)
+    game = started_game(users, 2)
     html = clients[users[0].pk].get(f"/games/{game.pk}/").content.decode()
     root = parse_tree(html)
     (socket,) = [node for node in root.walk() if "ws-connect" in node.attrs]
@@ -77,7 +78,7 @@ def test_waiting_room_is_pushed_as_its_own_region(users):
 
 
 def test_players_region_shows_presence_only_when_known(users):
-    game = start_table(users, 3)
+    game = started_game(users, 3)
     html = rendering.players_html(game, users[1], connected={0, 1})
     root = parse_tree(html)
     (region,) = root.children
@@ -98,7 +99,7 @@ def test_lobby_fragment_is_an_oob_swap_of_the_tables(users):
 
 
 def test_spectator_board_has_no_hand_and_no_moves(users):
-    game = start_table(users, 2)
+    game = started_game(users, 2)
     html = rendering.board_html(game, users[4], oob=False)
     assert "You are watching" in html
     assert not action_forms(html)
@@ -128,7 +129,7 @@ def _key(action: dict) -> str:
 def test_forms_offer_exactly_the_legal_actions_at_every_step(users):
     """A whole game: the actor's forms are the legal actions, bids as a range, pay pre-selected."""
     rng = random.Random(7)
-    game = start_table(users, 3, medieval_bluff=False)
+    game = started_game(users, 3, medieval_bluff=False)
     by_seat = {seat.position: seat.user for seat in game.seats.all()}
     steps_seen = set()
     while game.status == Game.Status.ACTIVE:

@@ -6,8 +6,9 @@ from django.test import Client
 
 from games import services
 from games.models import Game
+from tests.play import started_game
 
-from .helpers import forms_in, start_table
+from .helpers import forms_in
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +48,8 @@ def test_lobby_hides_private_tables_except_from_their_players(users, clients):
 
 
 def test_lobby_lists_games_in_progress_with_watch_links_only_where_allowed(users, clients):
-    watchable = start_table(users, 2)
-    closed = start_table(users[2:], 2, spectators_allowed=False)
+    watchable = started_game(users, 2)
+    closed = started_game(users[2:], 2, spectators_allowed=False)
     html = lobby_of(clients[users[4].pk])
     in_progress = html.split('id="in-progress-heading"')[1]
     assert f'<li data-game="{watchable.pk}">' in in_progress
@@ -246,7 +247,7 @@ def test_unknown_invite_code_is_a_clear_404(users, clients):
 
 
 def test_private_table_is_only_for_players_and_invitees(users, clients):
-    game = start_table(users, 2, private=True)
+    game = started_game(users, 2, private=True)
     for outsider in (clients[users[2].pk], clients[None]):
         for url in (f"/games/{game.pk}/", f"/games/{game.pk}/board/", f"/games/{game.pk}/log/"):
             response = outsider.get(url)
@@ -267,7 +268,7 @@ def test_private_table_cannot_be_joined_without_the_invite(users, clients):
 
 
 def test_no_spectators_means_403_for_everyone_but_the_players(users, clients):
-    game = start_table(users, 2, spectators_allowed=False)
+    game = started_game(users, 2, spectators_allowed=False)
     for url in (f"/games/{game.pk}/", f"/games/{game.pk}/board/", f"/games/{game.pk}/log/"):
         response = clients[users[3].pk].get(url)
         assert response.status_code == 403
@@ -286,7 +287,7 @@ def test_unknown_game_is_404(clients, users):
 
 
 def test_forms_carry_csrf_for_plain_posts_and_the_page_for_htmx(users):
-    game = start_table(users, 2)
+    game = started_game(users, 2)
     seat = game.engine_state().active
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(game.seats.get(position=seat).user)
@@ -309,7 +310,7 @@ def test_forms_carry_csrf_for_plain_posts_and_the_page_for_htmx(users):
 
 
 def test_game_log_is_filtered_per_seat(users, clients):
-    game = start_table(users, 2)
+    game = started_game(users, 2)
     state = game.engine_state()
     active, drawn = state.active, state.drawing
     by_seat = {seat.position: clients[seat.user_id] for seat in game.seats.all()}

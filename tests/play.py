@@ -1,0 +1,37 @@
+"""Games set up and played through the service layer, shared by the tests of every edge."""
+
+import random
+
+from games import services
+from games.engine import biblios
+from games.models import Game
+
+
+def started_game(users, num_players: int = 3, *, seed: int | None = None, **table) -> Game:
+    """A started game of users[:num_players], seated in that order, host first.
+
+    A fixed `seed` keeps a test's deal the same from run to run.
+    """
+    game = services.create_table(users[0], services.TableSettings(num_players, **table))
+    if seed is not None:
+        Game.objects.filter(pk=game.pk).update(seed=seed)
+    for user in users[1:num_players]:
+        services.join_table(game.pk, user)
+    return services.start_game(game.pk, users[0])
+
+
+def seated_users(game: Game) -> dict:
+    return {seat.position: seat.user for seat in game.seats.select_related("user")}
+
+
+def play_to_end(game: Game, rng: random.Random) -> Game:
+    """Random legal moves through submit_action, each player choosing from their own view."""
+    by_seat = seated_users(game)
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return game
+        seat = biblios.to_act(game.engine_state())[0]
+        board = services.board_for(game, by_seat[seat])
+        action = rng.choice(board["legal_actions"])
+        services.submit_action(game.pk, by_seat[seat], action, board["version"])
