@@ -9,7 +9,10 @@ STAMP := $(VENV)/install.stamp
 SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: install run test test-services lint format
+# Browser tests drive Debian's chromium; Playwright never downloads a browser of its own.
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: install run test test-services lint format browser
 
 install: $(STAMP)
 
@@ -35,8 +38,13 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: lint
+browser:
+	@test -x $(CHROMIUM) || { \
+		[ "$$(id -u)" = 0 ] || { echo "Browser tests need $(CHROMIUM): sudo apt-get install -y chromium"; exit 1; }; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+test: lint browser
 	$(BIN)/pytest
 
-test-services: install
+test-services: install browser
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(BIN)/pytest
