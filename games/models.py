@@ -51,7 +51,10 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "-created_at"]),
+            models.Index(fields=["-created_at"], name="game_newest_first"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(num_players__gte=2, num_players__lte=4),
@@ -77,6 +80,9 @@ class Seat(models.Model):
     )
     position = models.PositiveSmallIntegerField(help_text="Engine seat, clockwise from 0.")
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Copied from the result when the game finishes, so histories filter on won/lost in SQL.
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    won = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["position"]

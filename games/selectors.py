@@ -120,6 +120,11 @@ def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
     return events if limit is None else events[:limit]
 
 
+def game_steps(game: Game, seat) -> list[list[dict]]:
+    """Each step's events as `seat` may see them: the setup's, then one list per move."""
+    return _history.events(game, seat) if game.setup else []
+
+
 def hand_groups(hand: list[str], edition: str) -> dict:
     """A hand grouped by category in Scriptorium order, with totals and best letters, plus Gold."""
     groups = []

@@ -231,6 +231,8 @@ def submit_action(game_id: int, user, action, expected_version) -> Game:
             updated = _save_state(game, new_state, previous_version=state.version)
             if not updated:
                 raise StaleVersion(Game.objects.get(pk=game_id).version)
+            if game.status == Game.Status.FINISHED:
+                record_places(game)
             _after_commit(game, lobby=game.status == Game.Status.FINISHED)
     except IntegrityError:
         raise StaleVersion(Game.objects.get(pk=game_id).version) from None
@@ -248,6 +250,17 @@ def _save_state(game: Game, state: biblios.State, *, previous_version: int) -> b
         game.result = biblios.result(state)
         fields.update(status=game.status, finished_at=game.finished_at, result=game.result)
     return bool(Game.objects.filter(pk=game.pk, version=previous_version).update(**fields))
+
+
+def record_places(game: Game) -> None:
+    """Copy each seat's place and win from the result onto its Seat row (for the histories)."""
+    players = game.result["players"]
+    winners = set(game.result["winners"])
+    seats = list(game.seats.all())
+    for seat in seats:
+        seat.place = players[seat.position]["place"]
+        seat.won = seat.position in winners
+    Seat.objects.bulk_update(seats, ["place", "won"])
 
 
 def _after_commit(game: Game, *, lobby: bool) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import history_views, views
 
 urlpatterns = [
     path("", views.lobby, name="home"),
@@ -16,4 +16,6 @@ urlpatterns = [
     path("games/<int:game_id>/remove/", views.remove_player, name="game_remove_player"),
     path("games/<int:game_id>/start/", views.start, name="game_start"),
     path("join/<str:invite_code>/", views.invite, name="invite"),
+    path("history/", history_views.my_games, name="my_games"),
+    path("players/<str:username>/games/", history_views.player_games, name="player_games"),
 ]

@@ -1,0 +1,49 @@
+"""Pages for past games: a player's history and the replay viewer.
+
+Thin edges: the queries live in `games.history`, the replayed boards in `games.replay`.
+"""
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from games import history
+from games.models import Game
+
+
+@require_GET
+@login_required
+def my_games(request):
+    """My finished and ongoing games (private tables included), filtered and paginated."""
+    return _history(request, request.user, own=True)
+
+
+@require_GET
+def player_games(request, username: str):
+    """Another player's finished games; private tables only show to the player themself."""
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    return _history(request, player, own=request.user.pk == player.pk)
+
+
+def _history(request, subject, *, own: bool):
+    form = history.HistoryFilterForm(request.GET or None)
+    if request.GET and not form.is_valid():
+        context = {"form": form, "subject": subject, "own": own, "rows": [], "page": None}
+        return render(request, "games/history.html", context, status=400)
+    filters = form.cleaned_data if request.GET else {}
+    statuses = None if own else [Game.Status.FINISHED]
+    page, rows = history.history_page(
+        subject, filters, request.GET.get("page"), include_private=own, statuses=statuses
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "form": form,
+        "subject": subject,
+        "own": own,
+        "rows": rows,
+        "page": page,
+        "query": query.urlencode(),
+    }
+    return render(request, "games/history.html", context)
