@@ -8,8 +8,9 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from games import history
+from games import history, replay, selectors, services
 from games.models import Game
+from games.views import INVITED_SESSION_KEY
 
 
 @require_GET
@@ -47,3 +48,25 @@ def _history(request, subject, *, own: bool):
         "query": query.urlencode(),
     }
     return render(request, "games/history.html", context)
+
+
+@require_GET
+def game_replay(request, game_id: int):
+    """One step of a game (`?move=N`) from a perspective (`?as=mine|open|seat-N`)."""
+    game = get_object_or_404(Game, pk=game_id)
+    invited = set(request.session.get(INVITED_SESSION_KEY, []))
+    if not selectors.can_see_table(game, request.user, invited=invited):
+        return _refused(
+            request, "This table is private: only its players and invitees see it.", 403
+        )
+    try:
+        perspective, choices = replay.choose(game, request.user, request.GET.get("as"))
+        step = replay.parse_step(request.GET.get("move"), game.version)
+    except services.ServiceError as refusal:
+        return _refused(request, f"You cannot replay this game: {refusal}.", refusal.status)
+    context = replay.replay_context(game, step, perspective, choices)
+    return render(request, "games/replay.html", context)
+
+
+def _refused(request, message: str, status: int):
+    return render(request, "games/refused.html", {"message": message}, status=status)

@@ -54,16 +54,26 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     presence is shown). Raises `services.NotAllowed` for spectators at a closed table.
     """
     view = services.board_for(game, user)
+    context = view_context(game, view, selectors.seat_names(game), connected=connected)
+    context["message"] = message
+    context["log"] = selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
+    return context
+
+
+def view_context(game: Game, view: dict, names: list[str], *, connected=None) -> dict:
+    """Template context for the board regions of any `view` of `game` (all but the log).
+
+    The live board passes the user's current view; the replay viewer and the admin inspector
+    pass the view of a replayed step, so every board is drawn by the same partials.
+    """
     seat = view["seat"]
-    names = selectors.seat_names(game)
     edition = view["edition"]
-    context = {
+    return {
         "game": game,
         "view": view,
         "me": seat,
         "names": names,
         "edition": edition,
-        "message": message,
         "players": _players(view, names, connected),
         "dice": [
             {"category": category, "name": category_name(category, edition), "value": value}
@@ -73,10 +83,8 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
         "auction": _auction(view, names),
         "hand": selectors.hand_groups(view["hand"], edition) if view["hand"] is not None else None,
         "actions": _actions(view, edition),
-        "log": selectors.game_log(game, seat, limit=LOG_LENGTH),
         "score": _score(view, names, edition),
     }
-    return context
 
 
 def log_context(game: Game, user) -> dict:

@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/remove/", views.remove_player, name="game_remove_player"),
     path("games/<int:game_id>/start/", views.start, name="game_start"),
     path("join/<str:invite_code>/", views.invite, name="invite"),
+    path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
     path("history/", history_views.my_games, name="my_games"),
     path("players/<str:username>/games/", history_views.player_games, name="player_games"),
 ]
