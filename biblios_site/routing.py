@@ -1,10 +1,29 @@
 """WebSocket URL routes, mounted by biblios_site.asgi (session auth and origin check there)."""
 
-from django.urls import path
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.urls import path, re_path
 
 from games.consumers import GameConsumer, LobbyConsumer
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Any other path: the handshake is refused (403), instead of the router raising and the
+    worker logging a crash for every junk URL."""
+
+    async def connect(self):
+        await self.close()
+
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]
+
+if settings.BENCHMARK_ECHO:
+    # The load benchmark's floor (benchmarks/load.py); never mounted in production.
+    from benchmarks.echo import EchoConsumer
+
+    websocket_urlpatterns.append(path("ws/echo/", EchoConsumer.as_asgi()))
+
+websocket_urlpatterns.append(re_path(r"", NoSuchSocket.as_asgi()))

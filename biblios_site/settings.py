@@ -7,8 +7,14 @@ Everything that differs between a laptop and production comes from the environme
 - SECRET_KEY: required with DEBUG off; with DEBUG on a fixed development key is used.
 - ALLOWED_HOSTS: comma-separated host names (with DEBUG on and none set, Django allows
   localhost, 127.0.0.1 and [::1]).
-- DATABASE_URL: database URL; a SQLite file in the project directory when unset.
-- REDIS_URL: Redis for the channel layer; an in-process layer when unset.
+- DATABASE_URL: database URL; a SQLite file in the project directory when unset. PostgreSQL
+  connections come from Django's connection pool (DB_POOL_MIN_SIZE, DB_POOL_MAX_SIZE).
+- REDIS_URL: Redis for the channel layer and the cache (rate limits shared by every worker);
+  an in-process layer and cache when unset.
+- With DEBUG off (docs/deploy.md): CSRF_TRUSTED_ORIGINS (comma-separated https origins),
+  SECURE_SSL_REDIRECT (default on), SECURE_HSTS_SECONDS (default one year).
+- RATE_LIMIT_ACTIONS, RATE_LIMIT_API: "<count>/<seconds>" per user (games/ratelimit.py).
+- BENCHMARK_ECHO: mounts the load benchmark's bare echo socket (never in production).
 """
 
 from pathlib import Path
@@ -88,7 +94,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the write lock when their transaction begins and wait up to 20 s for it, so
     # two moves at once queue up instead of failing with "database is locked"; WAL lets pages
-    # keep reading meanwhile.
+    # keep reading meanwhile. Connections stay open: opening one (and its PRAGMAs) on every
+    # socket message cost a worker a tenth of its time under load (benchmarks/load.py).
+    DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "transaction_mode": "IMMEDIATE",
@@ -96,6 +104,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's pool (psycopg_pool), not CONN_MAX_AGE: a worker serves every request and socket
+    # from one thread, so a handful of connections per worker is plenty.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
+        "max_size": env.int("DB_POOL_MAX_SIZE", default=10),
+    }
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
@@ -110,6 +127,27 @@ if REDIS_URL:
 else:
     # Only reaches consumers in the same process: fine for one dev server and the tests.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The cache holds rate-limit counters: in Redis they are shared by every worker.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "biblios",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+BENCHMARK_ECHO = env.bool("BENCHMARK_ECHO", default=False)
+
+# "<count>/<seconds>" per user. Actions are counted across the web page, the socket and the
+# API together; a person plays a few per second at most, a bot somewhat more.
+RATE_LIMITS = {
+    "action": env.str("RATE_LIMIT_ACTIONS", default="30/10"),
+    "api": env.str("RATE_LIMIT_API", default="120/10"),
+}
 
 AUTH_USER_MODEL = "accounts.User"
 
@@ -133,5 +171,30 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# In production `collectstatic` writes compressed, content-hashed copies that whitenoise serves
+# with far-future cache headers; during development files are served as they are.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+
+if not DEBUG:
+    # The workers serve the collected static files themselves, with far-future caching
+    # (development has runserver's static view instead).
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    # TLS ends at the proxy in front of the workers (docs/deploy.md), which says so in this
+    # header; it must overwrite any X-Forwarded-Proto a client sends.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)
+    CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

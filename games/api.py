@@ -21,7 +21,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
-from games import services
+from games import ratelimit, services
 from games.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -68,10 +68,15 @@ def api_view(*methods):
                 return response
             try:
                 request.user = authenticate(request)
+                ratelimit.hit("api", request.user.pk)
                 return view(request, *args, **kwargs)
             except Unauthorized as refusal:
                 response = error(str(refusal), 401)
                 response["WWW-Authenticate"] = 'Bearer realm="api"'
+                return response
+            except ratelimit.RateLimited as refusal:
+                response = error(str(refusal), 429)
+                response["Retry-After"] = str(refusal.retry_after)
                 return response
             except services.ServiceError as refusal:
                 return error(str(refusal), refusal.status)
@@ -275,6 +280,7 @@ def game_actions(request, game_id: int):
     data = checked_fields(json_body(request), {"version": int, "action": dict})
     if set(data) != {"version", "action"}:
         raise BadRequest('send {"version": <board version>, "action": {...}}')
+    ratelimit.hit("action", request.user.pk)
     try:
         played = services.submit_action(game_id, request.user, data["action"], data["version"])
     except services.StaleVersion as stale:

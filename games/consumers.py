@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from accounts.models import ApiToken
-from games import broadcast, presence, rendering, selectors, services
+from games import broadcast, presence, ratelimit, rendering, selectors, services
 from games.models import Game
 from games.views import INVITED_SESSION_KEY
 
@@ -109,9 +109,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self._send_board(force=True)
             return
         try:
-            await database_sync_to_async(services.submit_action)(
-                self.game_id, self.user, frame["action"], frame["version"]
-            )
+            await database_sync_to_async(self._submit)(frame["action"], frame["version"])
         except services.StaleVersion as refusal:
             # Refused, with the current board (in HTML the board's message says why).
             if self.as_json:
@@ -120,6 +118,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         except services.ServiceError as refusal:
             await self._send_error(str(refusal), refusal.status)
         # On success the broadcast hint brings the new board, to this socket as to all others.
+
+    def _submit(self, action, version) -> None:
+        """One move, counted against the user's action rate limit (a refusal is a 429 frame)."""
+        ratelimit.hit("action", self.user.pk)
+        services.submit_action(self.game_id, self.user, action, version)
 
     def _parse(self, text_data, bytes_data) -> dict:
         """A resync request `{"type": "resync"}` or a move `{"action": {...}, "version": n}`."""

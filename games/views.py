@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import presence, rendering, selectors, services
+from games import presence, ratelimit, rendering, selectors, services
 from games.forms import BadActionInput, TableForm, parse_action, parse_version
 from games.models import Game
 
@@ -221,9 +221,13 @@ def act(request, game_id: int):
     try:
         version = parse_version(request.POST)
         action = parse_action(request.POST)
+        if request.user.is_authenticated:
+            ratelimit.hit("action", request.user.pk)
         services.submit_action(game.pk, request.user, action, version)
     except BadActionInput as refusal:
         message, status = str(refusal), 400
+    except ratelimit.RateLimited as refusal:
+        return ratelimit.too_many(refusal)
     except services.StaleVersion:
         message, status = "The board changed before your move arrived; here it is now.", 409
     except services.ServiceError as refusal:
