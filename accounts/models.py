@@ -16,6 +16,12 @@ class User(AbstractUser):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="Name shown to other players at the table."
     )
+    ban_reason = models.TextField(
+        blank=True, help_text="Why a moderator banned (deactivated) this account."
+    )
+    muted_until = models.DateTimeField(
+        null=True, blank=True, help_text="No table chat until then (set by a moderator)."
+    )
 
     class Meta(AbstractUser.Meta):
         constraints = [
@@ -29,6 +35,9 @@ class User(AbstractUser):
 
     def __str__(self):
         return self.display_name or self.username
+
+    def muted(self, now=None) -> bool:
+        return self.muted_until is not None and self.muted_until > (now or timezone.now())
 
 
 class ApiToken(models.Model):

@@ -18,6 +18,15 @@ def game_changed(game_id: int, version: int) -> None:
     _send(game_group(game_id), {"type": "game.changed", "game_id": game_id, "version": version})
 
 
+def user_group(user_id: int) -> str:
+    return f"user-{user_id}"
+
+
+def user_banned(user_id: int) -> None:
+    """Every socket of this user closes (their pages stop updating, their moves stop)."""
+    _send(user_group(user_id), {"type": "user.banned"})
+
+
 def lobby_changed() -> None:
     _send(LOBBY_GROUP, {"type": "lobby.changed"})
 

@@ -65,6 +65,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         # Join before reading the board, so no move can slip between the read and the join.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(broadcast.user_group(self.user.pk), self.channel_name)
         await database_sync_to_async(presence.connected)(self.game_id, self.user, self.channel_name)
         self.heartbeat = asyncio.ensure_future(self._keep_presence())
         await self._send_board(force=True)
@@ -76,6 +77,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         if self.heartbeat is not None:
             self.heartbeat.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_discard(
+            broadcast.user_group(self.user.pk), self.channel_name
+        )
         await database_sync_to_async(presence.disconnected)(self.channel_name)
         await self._announce_presence()
 
@@ -91,6 +95,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         """A player opened or closed the page: redraw who is connected."""
         if event.get("sender") != self.channel_name:
             await self._send_board(force=True, presence_only=True)
+
+    async def user_banned(self, event):
+        """A moderator banned this user: the socket closes as if access were refused."""
+        await self._stop(CLOSE_FORBIDDEN)
 
     # -------------------------------------------------------------------- frames in
 

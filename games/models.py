@@ -104,6 +104,11 @@ class Move(models.Model):
     )
     seat = models.PositiveSmallIntegerField()
     action = models.JSONField()
+    state_hash = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="SHA-256 of the engine state after this move, for the integrity check.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -134,3 +139,44 @@ class Connection(models.Model):
 
     def __str__(self):
         return f"{self.user} on game {self.game_id} ({self.channel_name})"
+
+
+class ModerationAction(models.Model):
+    """One thing a moderator did, with who, when, what and why (shown on the user and game)."""
+
+    class Kind(models.TextChoices):
+        BAN = "ban", "Banned"
+        UNBAN = "unban", "Unbanned"
+        MUTE = "mute", "Muted"
+        UNMUTE = "unmute", "Unmuted"
+        ABORT_GAME = "abort_game", "Aborted game"
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_done"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="moderation_received",
+        help_text="The user acted on, if any.",
+    )
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="moderation_actions",
+    )
+    reason = models.TextField()
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        target = self.user or self.game
+        return f"{self.moderator}: {self.get_kind_display()} {target} ({self.reason[:40]})"

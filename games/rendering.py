@@ -29,6 +29,8 @@ REGIONS = (
     "log",
 )
 
+ABORTED_TEXT = "This game was ended by a moderator."
+
 LOG_LENGTH = 30  # newest events shown on the board; the full log has its own page
 
 PLACE_LABELS = {
@@ -56,6 +58,9 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     view = services.board_for(game, user)
     context = view_context(game, view, selectors.seat_names(game), connected=connected)
     context["message"] = message
+    if game.status == Game.Status.ABORTED:
+        context["banner"] = {"mine": False, "text": ABORTED_TEXT}
+        context["actions"] = {"any": False}
     context["log"] = selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
     return context
 

@@ -5,6 +5,7 @@ layer only carries hints ("game N is at version V"), never game data, so every r
 its own view from the database (`view(state, seat)`).
 """
 
+import hashlib
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -12,7 +13,7 @@ from django.utils import timezone
 
 from games import broadcast
 from games.engine import biblios
-from games.models import Game, Move, Seat
+from games.models import Game, ModerationAction, Move, Seat
 
 
 class ServiceError(Exception):
@@ -227,7 +228,13 @@ def submit_action(game_id: int, user, action, expected_version) -> Game:
                 new_state = biblios.apply_action(state, position, action)
             except biblios.IllegalAction as refusal:
                 raise IllegalMove(str(refusal)) from None
-            Move.objects.create(game=game, seq=new_state.version, seat=position, action=action)
+            Move.objects.create(
+                game=game,
+                seq=new_state.version,
+                seat=position,
+                action=action,
+                state_hash=state_hash(new_state),
+            )
             updated = _save_state(game, new_state, previous_version=state.version)
             if not updated:
                 raise StaleVersion(Game.objects.get(pk=game_id).version)
@@ -250,6 +257,36 @@ def _save_state(game: Game, state: biblios.State, *, previous_version: int) -> b
         game.result = biblios.result(state)
         fields.update(status=game.status, finished_at=game.finished_at, result=game.result)
     return bool(Game.objects.filter(pk=game.pk, version=previous_version).update(**fields))
+
+
+def state_hash(state: biblios.State) -> str:
+    """A fingerprint of an engine state, kept with each move for the integrity check."""
+    return hashlib.sha256(biblios.dumps(state).encode()).hexdigest()
+
+
+def abort_game(game_id: int, moderator, reason: str) -> Game:
+    """A moderator ends a game in progress (or an open table); its players see why it ended."""
+    reason = (reason or "").strip()
+    if not getattr(moderator, "is_staff", False):
+        raise NotAllowed("only moderators can abort games")
+    if not reason:
+        raise ServiceError("give a reason for aborting the game")
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
+            raise Conflict(f"game {game_id} is {game.get_status_display().lower()} already")
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at"])
+        ModerationAction.objects.create(
+            moderator=moderator,
+            kind=ModerationAction.Kind.ABORT_GAME,
+            game=game,
+            reason=reason,
+            detail={"version": game.version},
+        )
+        _after_commit(game, lobby=True)
+    return game
 
 
 def record_places(game: Game) -> None:

@@ -1,0 +1,239 @@
+"""Moderation in the Django admin: games (read-only, abortable, inspectable) and the action log.
+
+Games change only through the services, so the admin never edits a game's fields: its
+actions ask for a reason on an intermediate page, call a service, and the service records a
+`ModerationAction`.
+"""
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+
+from games import moderation, rendering, selectors, services
+from games.engine import biblios
+from games.models import Game, ModerationAction, Move, Seat
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=1000,
+        help_text="Recorded with the action and shown on the user or game.",
+    )
+
+
+def reason_step(modeladmin, request, queryset, *, title: str, do, form_class=ReasonForm):
+    """An admin action in two steps: a page asking for a reason (and options), then `do`.
+
+    `do(obj, cleaned_data)` calls a service; each refusal is shown as a message, nothing is
+    changed for that object.
+    """
+    form = form_class(request.POST if "apply" in request.POST else None)
+    if form.is_bound and form.is_valid():
+        done = 0
+        for obj in queryset:
+            try:
+                do(obj, form.cleaned_data)
+            except services.ServiceError as refusal:
+                modeladmin.message_user(request, f"{obj}: {refusal}.", messages.ERROR)
+            else:
+                done += 1
+        if done:
+            modeladmin.message_user(request, f"{title.capitalize()}: done for {done}.")
+        return None
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title.capitalize(),
+        "objects": queryset,
+        "form": form,
+        "action": request.POST.get("action", ""),
+        "selected": request.POST.getlist(ACTION_CHECKBOX_NAME),
+        "checkbox_name": ACTION_CHECKBOX_NAME,
+        "opts": modeladmin.model._meta,
+    }
+    return TemplateResponse(request, "admin/moderation_reason.html", context)
+
+
+def moderation_record(actions) -> str:
+    """The moderation actions as an HTML list, newest first (for user and game pages)."""
+    rows = [
+        (
+            action.created_at.strftime("%Y-%m-%d %H:%M"),
+            action.moderator,
+            action.get_kind_display(),
+            action.game_id or "",
+            action.reason,
+        )
+        for action in actions
+    ]
+    if not rows:
+        return "None"
+    return format_html(
+        "<ul>{}</ul>",
+        format_html_join("", "<li>{} — {}: {} {} — “{}”</li>", rows),
+    )
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("position", "user", "place", "won")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    """The move log, read-only: moves are append-only."""
+
+    model = Move
+    fields = ("seq", "seat", "action", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "edition", "num_players", "status", "players", "created_at")
+    list_filter = (
+        "status",
+        "edition",
+        ("created_at", admin.DateFieldListFilter),
+        ("seats__user", admin.RelatedOnlyFieldListFilter),
+    )
+    search_fields = ("=id", "seats__user__username", "seats__user__display_name")
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, MoveInline]
+    actions = ["abort_games"]
+    fields = (
+        "id",
+        "status",
+        "edition",
+        "num_players",
+        "options",
+        "private",
+        "spectators_allowed",
+        "host",
+        "version",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "result",
+        "inspect_link",
+        "moderation",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer("state").prefetch_related("seats__user")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="Players")
+    def players(self, game):
+        return ", ".join(str(seat.user) for seat in game.seats.all())
+
+    @admin.display(description="Replay inspector")
+    def inspect_link(self, game):
+        if not game.setup:
+            return "Not started"
+        return format_html(
+            '<a href="{}">Inspect every move with all cards visible</a>',
+            reverse("admin:games_game_inspect", args=[game.pk]),
+        )
+
+    @admin.display(description="Moderation record")
+    def moderation(self, game):
+        return moderation_record(game.moderation_actions.select_related("moderator"))
+
+    @admin.action(description="Abort the selected games (players see a moderator ended them)")
+    def abort_games(self, request, queryset):
+        return reason_step(
+            self,
+            request,
+            queryset,
+            title="abort games",
+            do=lambda game, data: services.abort_game(game.pk, request.user, data["reason"]),
+        )
+
+    # ------------------------------------------------------------------- inspector
+
+    def get_urls(self):
+        inspect = self.admin_site.admin_view(self.inspect_view)
+        return [
+            path("<int:game_id>/inspect/", inspect, name="games_game_inspect"),
+            *super().get_urls(),
+        ]
+
+    def inspect_view(self, request, game_id: int):
+        """Any step of any game with everything visible (`view(state, "all")`), and the
+        integrity check of its move log."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or not game.setup:
+            raise Http404("no started game with this id")
+        integrity = moderation.check_integrity(game)
+        last = len(integrity.states) - 1
+        raw = request.GET.get("move", "")
+        step = int(raw) if raw.isascii() and raw.isdigit() and int(raw) <= last else last
+        state = integrity.states[step]
+        view = biblios.view(state, "all")
+        names = selectors.seat_names(game)
+        context = {
+            **self.admin_site.each_context(request),
+            **rendering.view_context(game, view, names),
+            "title": f"Inspect game {game.pk}",
+            "opts": self.model._meta,
+            "integrity": integrity,
+            "step": step,
+            "last": last,
+            "zones": [(name, cards) for name, cards in view["zones"].items() if name != "hands"],
+            "hands": list(zip(names, view["zones"]["hands"], strict=True)),
+            "steps": [
+                {"step": index, "events": biblios.events_for(s, "all")}
+                for index, s in enumerate(integrity.states)
+            ],
+            "me": "all",
+            "oob": False,
+            "skeleton": False,
+            "message": "",
+        }
+        return TemplateResponse(request, "admin/games/game/inspect.html", context)
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(admin.ModelAdmin):
+    """The moderators' trail: read-only, so it cannot be rewritten."""
+
+    list_display = ("created_at", "moderator", "kind", "user", "game", "reason")
+    list_filter = ("kind", ("moderator", admin.RelatedOnlyFieldListFilter))
+    search_fields = ("user__username", "moderator__username", "=game__id", "reason")
+    list_select_related = ("moderator", "user", "game")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,158 @@
+"""Moderation services: banning and muting users, and checking a game's move log.
+
+Every change a moderator makes goes through here (or `services.abort_game`) and leaves a
+`ModerationAction` saying who did what, when and why.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast, services
+from games.engine import biblios
+from games.models import Game, ModerationAction
+
+MUTE_PERIODS = {
+    "1h": ("1 hour", datetime.timedelta(hours=1)),
+    "24h": ("24 hours", datetime.timedelta(hours=24)),
+    "7d": ("7 days", datetime.timedelta(days=7)),
+    "30d": ("30 days", datetime.timedelta(days=30)),
+}
+
+
+def _checked(moderator, reason: str) -> str:
+    if not getattr(moderator, "is_staff", False):
+        raise services.NotAllowed("only moderators can do this")
+    reason = (reason or "").strip()
+    if not reason:
+        raise services.ServiceError("give a reason")
+    return reason
+
+
+def _target(user_id: int, moderator):
+    user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
+    if user is None:
+        raise services.NotFound(f"there is no user {user_id}")
+    if user.pk == moderator.pk:
+        raise services.ServiceError("moderators cannot act on their own account")
+    return user
+
+
+def _record(moderator, kind, reason, *, user=None, game=None, **detail) -> ModerationAction:
+    return ModerationAction.objects.create(
+        moderator=moderator, kind=kind, user=user, game=game, reason=reason, detail=detail
+    )
+
+
+def ban_user(user_id: int, moderator, reason: str):
+    """Deactivate an account: no log in, no API, and its open sockets close."""
+    reason = _checked(moderator, reason)
+    with transaction.atomic():
+        user = _target(user_id, moderator)
+        if not user.is_active:
+            raise services.Conflict(f"{user} is banned already")
+        user.is_active = False
+        user.ban_reason = reason
+        user.save(update_fields=["is_active", "ban_reason"])
+        _record(moderator, ModerationAction.Kind.BAN, reason, user=user)
+        transaction.on_commit(lambda: broadcast.user_banned(user_id))
+    return user
+
+
+def unban_user(user_id: int, moderator, reason: str):
+    reason = _checked(moderator, reason)
+    with transaction.atomic():
+        user = _target(user_id, moderator)
+        if user.is_active:
+            raise services.Conflict(f"{user} is not banned")
+        user.is_active = True
+        user.ban_reason = ""
+        user.save(update_fields=["is_active", "ban_reason"])
+        _record(moderator, ModerationAction.Kind.UNBAN, reason, user=user)
+    return user
+
+
+def mute_user(user_id: int, moderator, period: str, reason: str):
+    """No table chat for one of MUTE_PERIODS from now."""
+    reason = _checked(moderator, reason)
+    if period not in MUTE_PERIODS:
+        raise services.ServiceError(f"choose a mute period: {', '.join(MUTE_PERIODS)}")
+    with transaction.atomic():
+        user = _target(user_id, moderator)
+        user.muted_until = timezone.now() + MUTE_PERIODS[period][1]
+        user.save(update_fields=["muted_until"])
+        _record(
+            moderator,
+            ModerationAction.Kind.MUTE,
+            reason,
+            user=user,
+            until=user.muted_until.isoformat(),
+        )
+    return user
+
+
+def unmute_user(user_id: int, moderator, reason: str):
+    reason = _checked(moderator, reason)
+    with transaction.atomic():
+        user = _target(user_id, moderator)
+        if not user.muted():
+            raise services.Conflict(f"{user} is not muted")
+        user.muted_until = None
+        user.save(update_fields=["muted_until"])
+        _record(moderator, ModerationAction.Kind.UNMUTE, reason, user=user)
+    return user
+
+
+# ----------------------------------------------------------------------------- integrity
+
+
+@dataclass(frozen=True)
+class Integrity:
+    """The outcome of replaying a game's move log against what was stored."""
+
+    states: list  # the replayed states, from the deal up to the last move that replays
+    moves: int
+    problem: str = ""
+    first_divergence: int | None = None  # the first move (seq) that disagrees; 0: the deal
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+
+def check_integrity(game: Game) -> Integrity:
+    """Replay the move log from the setup; compare each step with the hash recorded when it was
+    played, and the end with the stored state and result."""
+    if not game.setup:
+        return Integrity(states=[], moves=0)
+    try:
+        state = biblios.replay(game.setup, [])
+    except (biblios.IllegalAction, KeyError, TypeError, ValueError) as problem:
+        return Integrity([], 0, f"the setup does not start a game: {problem}", 0)
+    states = [state]
+    moves = list(game.moves.order_by("seq").values_list("seq", "seat", "action", "state_hash"))
+    for expected, (seq, seat, action, recorded) in enumerate(moves, start=1):
+        if seq != expected:
+            return Integrity(states, len(moves), f"move {expected} is missing", expected)
+        try:
+            state = biblios.apply_action(state, seat, action)
+        except biblios.IllegalAction as refusal:
+            return Integrity(states, len(moves), f"the engine refuses it: {refusal}", seq)
+        if recorded and recorded != services.state_hash(state):
+            problem = "the state after it differs from the one recorded when it was played"
+            return Integrity(states, len(moves), problem, seq)
+        states.append(state)
+    last = len(moves)
+    if game.version != last:
+        problem = f"the game says version {game.version} but the log has {last} moves"
+        return Integrity(states, last, problem, min(game.version, last) + 1)
+    if game.state != biblios.dumps(state):
+        return Integrity(states, last, "the stored state differs from the replayed log", last)
+    if game.status == Game.Status.FINISHED and (
+        state.phase != "over" or game.result != biblios.result(state)
+    ):
+        return Integrity(states, last, "the stored result differs from the replayed game", last)
+    return Integrity(states, last)
