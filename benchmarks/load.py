@@ -1,0 +1,857 @@
+"""Load and latency of live games: real HTTP moves, real WebSockets, one socket per player.
+
+    python -m benchmarks.load --games 200 --players 4 [--workers W] [--duration S]
+                              [--interval S] [--url http://HOST:PORT] [--json PATH]
+
+Unless `--url` is given it starts W daphne workers itself on free localhost ports, with a fresh
+SQLite database in a temporary directory, or the DATABASE_URL / REDIS_URL of the environment
+(W > 1 needs REDIS_URL: workers only see each other's hints through Redis). With `--url` it
+drives a running site, which must use the DATABASE_URL of the environment (players are created
+and the result is checked in that database) and, for the floor, run with BENCHMARK_ECHO=1.
+
+Players and their API tokens are written to the database directly; everything else goes through
+the site: each game's host opens a table with POST /api/tables, the others join, the host
+starts it, and every player opens `ws/games/<id>/?format=json`. Each game then moves at a steady
+pace, one move every `--interval` seconds: the seat to act picks a random legal action from the
+board its own socket pushed and POSTs it to /api/games/<id>/actions. Latency is measured from
+that POST being sent to the moment *each* seat's socket receives a board at that version or
+later. At the end the database must hold exactly the accepted moves, and every game's replay of
+its move log must equal its stored state.
+
+The floor is the round trip of a bare echo socket (`ws/echo/`, benchmarks/echo.py) on the same
+server: measured idle before the load, and again during it.
+
+Bounded: localhost only, at most 1000 games, one hour, 16 workers.
+"""
+
+import argparse
+import asyncio
+import base64
+import bisect
+import json
+import os
+import random
+import secrets
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_GAMES, MAX_SECONDS, MAX_WORKERS = 1000, 3600, 16
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+RESYNC_AFTER = 10.0  # seconds without progress before the actor asks its socket for the board
+
+
+# ---------------------------------------------------------------------------- the site
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def site_env(database_url: str, redis_url: str = "", **extra) -> dict:
+    """Production settings (DEBUG off) for local daphne workers, plus the echo socket."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "biblios_site.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": os.environ.get("BENCHMARK_SECRET_KEY") or secrets.token_urlsafe(48),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "0",  # plain HTTP on localhost, no proxy in front
+        "BENCHMARK_ECHO": "1",
+        "DATABASE_URL": database_url,
+        "PYTHONPATH": str(ROOT),
+        **extra,
+    }
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    else:
+        env.pop("REDIS_URL", None)
+    return env
+
+
+class Workers:
+    """Daphne worker processes on free localhost ports, each logging to its own file."""
+
+    def __init__(self, count: int, env: dict, log_dir: Path):
+        self.env, self.log_dir = env, log_dir
+        self.ports = [free_port() for _ in range(count)]
+        self.processes: list[subprocess.Popen | None] = [None] * count
+        self.starts = 0
+
+    def start(self, index: int | None = None) -> None:
+        """Start one worker (or all) and wait until it answers HTTP."""
+        for i in range(len(self.ports)) if index is None else [index]:
+            self.starts += 1
+            log = open(self.log_dir / f"worker-{i}-{self.starts}.log", "wb")  # noqa: SIM115
+            self.processes[i] = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "daphne",
+                    "--verbosity",
+                    "0",  # no access log: it costs the worker CPU; errors are still logged
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(self.ports[i]),
+                    "biblios_site.asgi:application",
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        for i in range(len(self.ports)) if index is None else [index]:
+            self._wait_ready(i)
+
+    def _wait_ready(self, index: int, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.processes[index].poll() is not None:
+                raise RuntimeError(f"worker {index} exited; see {self.log_dir}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.ports[index]), timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"worker {index} did not start within {timeout:.0f} s")
+
+    def kill(self, index: int) -> None:
+        """SIGKILL: the process gets no chance to finish anything."""
+        self.processes[index].kill()
+        self.processes[index].wait()
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process is not None and process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            if process is not None:
+                try:
+                    process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+
+    def rss_kib(self) -> list[int]:
+        """Resident memory of each live worker (Linux /proc), KiB."""
+        sizes = []
+        for process in self.processes:
+            status = Path(f"/proc/{process.pid}/status")
+            for line in status.read_text().splitlines() if status.exists() else []:
+                if line.startswith("VmRSS:"):
+                    sizes.append(int(line.split()[1]))
+        return sizes
+
+    def log_errors(self) -> list[str]:
+        """Tracebacks and error lines the workers logged."""
+        found = []
+        for path in sorted(self.log_dir.glob("worker-*.log")):
+            for line in path.read_text(errors="replace").splitlines():
+                if "Traceback" in line or " ERROR " in line or line.startswith("ERROR"):
+                    found.append(f"{path.name}: {line.strip()}")
+        return found
+
+    @property
+    def urls(self) -> list[str]:
+        return [f"http://127.0.0.1:{port}" for port in self.ports]
+
+
+def setup_database(env: dict) -> None:
+    """Point Django at the site's database (in this process) and migrate it."""
+    for name in ("DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"):
+        os.environ[name] = env[name]
+    if "REDIS_URL" in env:
+        os.environ["REDIS_URL"] = env["REDIS_URL"]
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def create_players(count: int, prefix: str) -> list[str]:
+    """`count` users with one API token each; returns the raw tokens."""
+    from accounts.models import ApiToken, User
+
+    users = User.objects.bulk_create(
+        User(username=f"{prefix}{i}", display_name=f"{prefix}{i}") for i in range(count)
+    )
+    if users and users[0].pk is None:  # backends that do not return ids from bulk inserts
+        users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
+    return [ApiToken.issue(user, "load benchmark")[1] for user in users]
+
+
+# --------------------------------------------------------------------------- the client
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection; requests on it are sent one at a time."""
+
+    def __init__(self, base_url: str, timeout: float = 30.0):
+        parts = urlsplit(base_url)
+        self.host, self.port, self.timeout = parts.hostname, parts.port or 80, timeout
+        self.lock = asyncio.Lock()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, token: str, body=None):
+        """(status, headers, JSON or None); raises OSError/TimeoutError on transport failure."""
+        data = b"" if body is None else json.dumps(body).encode()
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n"
+        ).encode()
+        async with self.lock:
+            try:
+                return await asyncio.wait_for(self._exchange(head + data), self.timeout)
+            except BaseException:
+                self.close()
+                raise
+
+    async def _exchange(self, payload: bytes):
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.writer.write(payload)
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionResetError("the server closed the connection")
+        status = int(status_line.split()[1])
+        headers = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if headers.get("transfer-encoding", "").lower() == "chunked":
+            body = b""
+            while size := int((await self.reader.readline()).split(b";")[0], 16):
+                body += await self.reader.readexactly(size)
+                await self.reader.readline()
+            await self.reader.readline()
+        else:
+            body = await self.reader.readexactly(int(headers.get("content-length", 0)))
+        if headers.get("connection", "").lower() == "close":
+            self.close()
+        try:
+            return status, headers, json.loads(body) if body else None
+        except ValueError:
+            return status, headers, None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+class Socket:
+    """A minimal RFC 6455 client on asyncio streams: `on_frame(text)` per message, `on_close(code)`.
+
+    Not autobahn's asyncio client: in a process where Django has loaded daphne (the tests),
+    autobahn is bound to Twisted. Enough of the protocol for a benchmark and hostile tests:
+    text, binary, ping/pong, close; it sends any frame, including ones a server must refuse.
+    """
+
+    def __init__(self, url: str, on_frame, on_close=None, *, origin: str | None = None):
+        parts = urlsplit(url)
+        self.host, self.port = parts.hostname, parts.port or 80
+        self.target = parts.path + (f"?{parts.query}" if parts.query else "")
+        self.origin = origin if origin is not None else f"http://{self.host}:{self.port}"
+        self.on_frame, self.on_close = on_frame, on_close
+        self.reader = self.writer = None
+        self.reading = None
+        self.close_code = None
+        self.closed = asyncio.get_running_loop().create_future()
+
+    async def connect(self, timeout: float = 30.0, headers: dict | None = None) -> None:
+        await asyncio.wait_for(self._handshake(headers or {}), timeout)
+        self.reading = asyncio.ensure_future(self._read())
+
+    async def _handshake(self, headers: dict) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        lines = [
+            f"GET {self.target} HTTP/1.1",
+            f"Host: {self.host}:{self.port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key}",
+            "Sec-WebSocket-Version: 13",
+            *([f"Origin: {self.origin}"] if self.origin else []),
+            *(f"{name}: {value}" for name, value in headers.items()),
+        ]
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        status = await self.reader.readline()
+        while (await self.reader.readline()) not in (b"\r\n", b""):
+            pass
+        if not status.startswith(b"HTTP/1.1 101"):
+            self.writer.close()
+            self._set_closed(1006)
+            raise ConnectionError(f"handshake refused: {status.decode(errors='replace').strip()}")
+
+    async def _read(self) -> None:
+        code = 1006
+        message, opcode = b"", 0
+        try:
+            while True:
+                head = await self.reader.readexactly(2)
+                fin, op, size = head[0] & 0x80, head[0] & 0x0F, head[1] & 0x7F
+                if size == 126:
+                    size = struct.unpack("!H", await self.reader.readexactly(2))[0]
+                elif size == 127:
+                    size = struct.unpack("!Q", await self.reader.readexactly(8))[0]
+                payload = await self.reader.readexactly(size)
+                if op == 0x8:
+                    code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
+                    self._write(0x8, payload[:2])
+                    break
+                if op == 0x9:
+                    self._write(0xA, payload)
+                    continue
+                if op == 0xA:
+                    continue
+                message, opcode = message + payload, op or opcode
+                if fin:
+                    self.on_frame(message.decode() if opcode == 0x1 else message)
+                    message, opcode = b"", 0
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        finally:
+            self.writer.close()
+            self._set_closed(code)
+
+    def _set_closed(self, code) -> None:
+        if self.close_code is None:
+            self.close_code = code
+            self.closed.set_result(code)
+            if self.on_close is not None:
+                self.on_close(code)
+
+    def _write(self, opcode: int, payload: bytes) -> None:
+        mask = os.urandom(4)
+        size = len(payload)
+        if size < 126:
+            head = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
+        elif size < 1 << 16:
+            head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
+        else:
+            head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+        repeated = (mask * (size // 4 + 1))[:size]
+        masked = (int.from_bytes(payload, "big") ^ int.from_bytes(repeated, "big")).to_bytes(
+            size, "big"
+        )
+        if not self.writer.is_closing():
+            self.writer.write(head + mask + masked)
+
+    def send(self, frame: dict | str | bytes) -> None:
+        """A JSON object, a text, or (bytes) a binary frame."""
+        if isinstance(frame, bytes):
+            self._write(0x2, frame)
+        else:
+            self._write(0x1, (frame if isinstance(frame, str) else json.dumps(frame)).encode())
+
+    def close(self) -> None:
+        if self.close_code is None and self.writer is not None:
+            self._write(0x8, struct.pack("!H", 1000))
+
+
+async def close_all(sockets: list[Socket], timeout: float = 5.0) -> None:
+    """Close sockets and wait for the server's closing handshakes (or give up on them)."""
+    for sock in sockets:
+        sock.close()
+    waiting = [sock.reading for sock in sockets if sock.reading is not None]
+    if waiting:
+        _, pending = await asyncio.wait(waiting, timeout=timeout)
+        for task in pending:
+            task.cancel()
+
+
+def game_socket_url(base_url: str, game_id: int, token: str) -> str:
+    return f"{base_url}/ws/games/{game_id}/?format=json&token={token}"
+
+
+async def echo_round_trips(base_url: str, count: int, sockets: int = 4) -> list[float]:
+    """Round trips (s) of `count` small frames over `sockets` echo sockets, one at a time each."""
+    times: list[float] = []
+
+    async def one(n: int):
+        waiting: asyncio.Queue = asyncio.Queue()
+        echo = Socket(f"{base_url}/ws/echo/", waiting.put_nowait)
+        await echo.connect()
+        try:
+            for i in range(n):
+                start = time.perf_counter()
+                echo.send({"ping": i, "pad": "x" * 64})
+                await asyncio.wait_for(waiting.get(), 30)
+                times.append(time.perf_counter() - start)
+                await asyncio.sleep(0.005)
+        finally:
+            await close_all([echo])
+
+    await asyncio.gather(*(one(count // sockets) for _ in range(sockets)))
+    return times
+
+
+# ---------------------------------------------------------------------------- the games
+
+
+@dataclass
+class Counts:
+    http_errors: list = field(default_factory=list)
+    socket_errors: list = field(default_factory=list)
+    stale: int = 0
+    resyncs: int = 0
+    frames: int = 0
+    frame_bytes: int = 0
+
+
+class Table:
+    """One game: its players' tokens and sockets, the boards they were pushed, its pace."""
+
+    def __init__(self, index, tokens, urls, interval, rng, counts):
+        self.index, self.tokens, self.interval, self.rng = index, tokens, interval, rng
+        self.counts = counts
+        self.base = urls[index % len(urls)]
+        self.http = Http(self.base)
+        self.seat_urls = [urls[(index + seat) % len(urls)] for seat in range(len(tokens))]
+        self.game_id = None
+        self.seat_of_token: dict[str, int] = {}
+        self.sockets: list[Socket] = []
+        self.boards: list[dict | None] = [None] * len(tokens)
+        self.arrivals: list[dict[int, float]] = [{} for _ in tokens]
+        self.accepted: list[tuple[int, float, float]] = []  # (version, sent, answered)
+        self.moving = False
+        self.stopped = True
+        self.known = 0  # the newest version the server confirmed; no move before its board
+        self.next_at = 0.0
+        self.progress_at = 0.0
+        self.finished = False
+
+    async def open(self, players: int) -> None:
+        """Open, fill and start the table through the API."""
+        host = self.tokens[0]
+        status, _, table = await self.http.request(
+            "POST", "/api/tables", host, {"num_players": players}
+        )
+        if status != 201:
+            raise RuntimeError(f"POST /api/tables answered {status}: {table}")
+        self.game_id = table["id"]
+        for token in self.tokens[1:]:
+            status, _, answer = await self.http.request(
+                "POST", f"/api/tables/{self.game_id}/join", token
+            )
+            if status != 200:
+                raise RuntimeError(f"join answered {status}: {answer}")
+        status, _, answer = await self.http.request(
+            "POST", f"/api/tables/{self.game_id}/start", host
+        )
+        if status != 200:
+            raise RuntimeError(f"start answered {status}: {answer}")
+
+    async def connect(self) -> None:
+        """One socket per player; the seat numbers come from the first board each receives."""
+        for position, token in enumerate(self.tokens):
+            url = game_socket_url(self.seat_urls[position], self.game_id, token)
+            sock = Socket(
+                url,
+                lambda text, p=position: self.on_frame(p, text),
+                lambda code, p=position: self.on_close(p, code),
+            )
+            await sock.connect()
+            self.sockets.append(sock)
+
+    def on_close(self, player: int, code) -> None:
+        if not self.stopped or code not in (1000, None):
+            self.counts.socket_errors.append(f"game {self.game_id} player {player}: closed {code}")
+
+    def on_frame(self, player: int, text: str) -> None:
+        now = time.perf_counter()
+        self.counts.frames += 1
+        self.counts.frame_bytes += len(text)
+        frame = json.loads(text)
+        if "error" in frame:
+            self.counts.socket_errors.append(f"game {self.game_id}: {frame}")
+            return
+        view = frame.get("view")
+        if view is None:
+            return
+        seat = view["seat"]
+        version = frame["version"]
+        self.arrivals[seat].setdefault(version, now)
+        current = self.boards[seat]
+        if current is None or version >= current["version"]:
+            self.boards[seat] = {**view, "status": frame["status"], "player": player}
+        if frame["status"] != "active":
+            self.finished = True
+        self.maybe_move()
+
+    def latest(self) -> int:
+        return max((board["version"] for board in self.boards if board), default=-1)
+
+    def maybe_move(self) -> None:
+        """If the seat to act has been pushed the latest board, schedule its move."""
+        if self.moving or self.stopped or self.finished:
+            return
+        version = self.latest()
+        if version < self.known:
+            return
+        for board in self.boards:
+            if board and board["version"] == version and board["seat"] in board["to_act"]:
+                if board["legal_actions"]:
+                    self.moving = True
+                    delay = max(0.0, self.next_at - time.perf_counter())
+                    asyncio.get_running_loop().call_later(
+                        delay, lambda b=board: asyncio.ensure_future(self.move(b))
+                    )
+                return
+
+    async def move(self, board: dict) -> None:
+        if self.stopped:
+            self.moving = False
+            return
+        token = self.tokens[board["player"]]
+        action = self.rng.choice(board["legal_actions"])
+        body = {"version": board["version"], "action": action}
+        sent = time.perf_counter()
+        try:
+            status, _, answer = await self.http.request(
+                "POST", f"/api/games/{self.game_id}/actions", token, body
+            )
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as failure:
+            self.counts.http_errors.append(f"game {self.game_id}: {failure!r}")
+            status, answer = None, None
+        answered = time.perf_counter()
+        self.next_at = sent + self.interval
+        if status == 200:
+            self.accepted.append((answer["version"], sent, answered))
+            self.known = max(self.known, answer["version"])
+            self.progress_at = answered
+        elif status == 409:
+            self.counts.stale += 1
+            self.known = max(self.known, answer.get("version", 0))
+        elif status is not None:
+            self.counts.http_errors.append(f"game {self.game_id}: {status} {answer}")
+        self.moving = False
+        self.maybe_move()
+
+    def watchdog(self) -> None:
+        """A game that made no progress for a while asks every socket for its board again."""
+        if self.stopped or self.finished or self.moving:
+            return
+        if time.perf_counter() - self.progress_at > RESYNC_AFTER:
+            self.counts.resyncs += 1
+            self.progress_at = time.perf_counter()
+            for sock in self.sockets:
+                sock.send({"type": "resync"})
+
+    def latencies(self) -> tuple[list[float], list[float], int]:
+        """Per (move, seat) latencies, per move the slowest seat's, and pushes never received."""
+        per_seat, per_move, missing = [], [], 0
+        ordered = []
+        for arrivals in self.arrivals:
+            versions = sorted(arrivals)
+            firsts = [arrivals[v] for v in versions]
+            for i in range(len(firsts) - 2, -1, -1):  # earliest arrival at this version or later
+                firsts[i] = min(firsts[i], firsts[i + 1])
+            ordered.append((versions, firsts))
+        for version, sent, _ in self.accepted:
+            slowest = 0.0
+            for versions, firsts in ordered:
+                i = bisect.bisect_left(versions, version)
+                if i == len(versions):
+                    missing += 1
+                    continue
+                latency = firsts[i] - sent
+                per_seat.append(latency)
+                slowest = max(slowest, latency)
+            per_move.append(slowest)
+        return per_seat, per_move, missing
+
+
+def progress(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def percentiles(values: list[float]) -> dict:
+    if not values:
+        return {"n": 0}
+    ordered = sorted(values)
+
+    def at(q):
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return {
+        "n": len(ordered),
+        "p50": at(0.50),
+        "p95": at(0.95),
+        "p99": at(0.99),
+        "max": ordered[-1] * 1000,
+    }
+
+
+async def run_load(urls, tokens, args, memory=lambda: 0) -> dict:
+    """Set the games up, play them for `args.duration` s, and measure; `memory()` is the
+    workers' resident size (KiB), sampled when play starts, half-way and at the end (the first
+    half includes warming up: caches, pools, first allocations)."""
+    rng = random.Random(args.seed)
+    counts = Counts()
+    players = args.players
+    tables = [
+        Table(
+            i,
+            tokens[i * players : (i + 1) * players],
+            urls,
+            args.interval,
+            random.Random(rng.random()),
+            counts,
+        )  # fmt: skip
+        for i in range(args.games)
+    ]
+    floor = await echo_round_trips(urls[0], args.echo) if args.echo else []
+
+    limit = asyncio.Semaphore(32)
+
+    async def prepare(table):
+        async with limit:
+            await table.open(players)
+            await table.connect()
+
+    setup_started = time.perf_counter()
+    progress(f"opening {len(tables)} tables and {len(tables) * players} sockets")
+    await asyncio.gather(*(prepare(table) for table in tables))
+    setup_seconds = time.perf_counter() - setup_started
+    progress(f"playing for {args.duration:.0f} s (set up in {setup_seconds:.0f} s)")
+
+    start = time.perf_counter()
+    memory_at_start = memory()
+    for table in tables:  # stagger the first moves over one interval
+        table.stopped = False
+        table.next_at = start + rng.random() * args.interval
+        table.progress_at = start
+        table.maybe_move()
+
+    async def watch():
+        while True:
+            await asyncio.sleep(1)
+            for table in tables:
+                table.watchdog()
+
+    watcher = asyncio.ensure_future(watch())
+    under_load = []
+    if args.echo:
+        await asyncio.sleep(min(2.0, args.duration / 4))
+        under_load = await echo_round_trips(urls[-1], args.echo)
+    await asyncio.sleep(max(0.0, start + args.duration / 2 - time.perf_counter()))
+    memory_at_half = memory()
+    await asyncio.sleep(max(0.0, start + args.duration - time.perf_counter()))
+    for table in tables:
+        table.stopped = True
+    elapsed = time.perf_counter() - start
+    memory_at_end = memory()
+    progress("stopping: waiting for the moves in flight and their pushes")
+    watcher.cancel()
+    deadline = time.perf_counter() + 30
+    while any(t.moving for t in tables) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(args.settle)  # the last moves' pushes
+    await close_all([sock for table in tables for sock in table.sockets])
+    for table in tables:
+        table.http.close()
+
+    per_seat, per_move, missing = [], [], 0
+    http_times = []
+    for table in tables:
+        seat_lat, move_lat, lost = table.latencies()
+        per_seat += seat_lat
+        per_move += move_lat
+        missing += lost
+        http_times += [answered - sent for _, sent, answered in table.accepted]
+    moves = sum(len(t.accepted) for t in tables)
+    return {
+        "games": args.games,
+        "players": players,
+        "workers": len(urls),
+        "interval_s": args.interval,
+        "setup_s": setup_seconds,
+        "duration_s": elapsed,
+        "moves": moves,
+        "moves_per_s": moves / elapsed,
+        "finished_games": sum(t.finished for t in tables),
+        "latency_ms_every_seat": percentiles(per_seat),
+        "latency_ms_slowest_seat": percentiles(per_move),
+        "post_ms": percentiles(http_times),
+        "floor_ms_idle": percentiles(floor),
+        "echo_ms_under_load": percentiles(under_load),
+        "pushes_missing": missing,
+        "stale_moves": counts.stale,
+        "resyncs": counts.resyncs,
+        "frames": counts.frames,
+        "mean_frame_bytes": counts.frame_bytes / max(1, counts.frames),
+        "http_errors": counts.http_errors,
+        "socket_errors": counts.socket_errors,
+        "memory_kib": {
+            "play_start": memory_at_start,
+            "play_half": memory_at_half,
+            "play_end": memory_at_end,
+            "second_half_growth_per_game": (memory_at_end - memory_at_half) / args.games,
+        },
+        "accepted": {t.game_id: sorted(v for v, _, _ in t.accepted) for t in tables},
+    }
+
+
+def verify(accepted: dict[int, list[int]]) -> list[str]:
+    """Problems found in the database: moves not accepted or lost, replays that disagree."""
+    from games import services
+    from games.engine import biblios
+    from games.models import Game
+
+    problems = []
+    for game in Game.objects.filter(pk__in=accepted).prefetch_related("moves"):
+        stored = sorted(move.seq for move in game.moves.all())
+        if stored != accepted[game.pk]:
+            problems.append(f"game {game.pk}: moves {stored} != accepted {accepted[game.pk]}")
+        if biblios.dumps(services.rebuild_state(game)) != game.state:
+            problems.append(f"game {game.pk}: the replay differs from the stored state")
+    return problems
+
+
+def report(result: dict, log_errors: list[str]) -> str:
+    def row(name, stats):
+        if not stats.get("n"):
+            return f"  {name:<34} n/a"
+        return (
+            f"  {name:<34} p50 {stats['p50']:7.1f}  p95 {stats['p95']:7.1f}  "
+            f"p99 {stats['p99']:7.1f}  max {stats['max']:7.1f}  (n={stats['n']})"
+        )
+
+    floor = result["floor_ms_idle"].get("p50")
+    every = result["latency_ms_every_seat"]
+    lines = [
+        f"{result['games']} games x {result['players']} players, {result['workers']} worker(s), "
+        f"one move per game every {result['interval_s']} s, {result['duration_s']:.1f} s "
+        f"(setup {result['setup_s']:.1f} s)",
+        f"moves accepted: {result['moves']}  ({result['moves_per_s']:.1f} moves/s); "
+        f"games finished: {result['finished_games']}",
+        "latency, ms:",
+        row("POST -> every seat's push", every),
+        row("POST -> slowest seat's push", result["latency_ms_slowest_seat"]),
+        row("POST -> HTTP answer", result["post_ms"]),
+        row("floor: echo round trip, idle", result["floor_ms_idle"]),
+        row("echo round trip under load", result["echo_ms_under_load"]),
+    ]
+    if floor and every.get("n"):
+        lines.append(
+            f"  ratio to the floor (p50 / p95):    {every['p50'] / floor:.1f}x / "
+            f"{every['p95'] / floor:.1f}x"
+        )
+    lines += [
+        f"frames pushed: {result['frames']} (mean {result['mean_frame_bytes']:.0f} bytes)",
+        f"HTTP errors: {len(result['http_errors'])}   socket errors: "
+        f"{len(result['socket_errors'])}   pushes never received: {result['pushes_missing']}   "
+        f"stale moves: {result['stale_moves']}   resyncs: {result['resyncs']}   "
+        f"server log errors: {len(log_errors)}",
+    ]
+    for name in ("http_errors", "socket_errors"):
+        lines += [f"  {name}: {item}" for item in result[name][:5]]
+    lines += [f"  log: {item}" for item in log_errors[:5]]
+    memory = result["memory_kib"]
+    if memory.get("idle"):
+        lines.append(
+            f"worker memory (RSS, all workers): {memory['idle'] / 1024:.0f} MiB idle, "
+            f"{memory['play_start'] / 1024:.0f} MiB with the games set up, "
+            f"{memory['play_half'] / 1024:.0f} MiB half-way, "
+            f"{memory['play_end'] / 1024:.0f} MiB at the end "
+            f"(second half: {memory['second_half_growth_per_game']:+.0f} KiB per game)"
+        )
+    return "\n".join(lines)
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
+    parser.add_argument(
+        "--interval", type=float, default=2.0, help="seconds between two moves of one game"
+    )
+    parser.add_argument("--url", help="drive this running site instead of starting workers")
+    parser.add_argument("--echo", type=int, default=200, help="echo round trips (0: none)")
+    parser.add_argument("--settle", type=float, default=3.0, help="seconds to wait for pushes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--logs", help="keep the workers' logs in this directory")
+    args = parser.parse_args(argv)
+    if not 1 <= args.games <= MAX_GAMES:
+        parser.error(f"--games must be 1 to {MAX_GAMES}")
+    if not 0 < args.duration <= MAX_SECONDS:
+        parser.error(f"--duration must be at most {MAX_SECONDS} s")
+    if not 1 <= args.workers <= MAX_WORKERS:
+        parser.error(f"--workers must be 1 to {MAX_WORKERS}")
+    if args.interval <= 0:
+        parser.error("--interval must be positive")
+    if args.url and urlsplit(args.url).hostname not in LOCAL_HOSTS:
+        parser.error("--url must be a localhost address")
+    if args.url and not os.environ.get("DATABASE_URL"):
+        parser.error("--url needs the site's DATABASE_URL in the environment")
+    if args.workers > 1 and not args.url and not os.environ.get("REDIS_URL"):
+        parser.error("several workers need REDIS_URL (they share hints through Redis)")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="biblios-load-") as temp:
+        database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{temp}/load.sqlite3"
+        env = site_env(database_url, os.environ.get("REDIS_URL", ""))
+        setup_database(env)
+        tokens = create_players(args.games * args.players, f"load-{secrets.token_hex(3)}-")
+        workers = None
+        try:
+            if args.url:
+                urls = [args.url.rstrip("/")]
+            else:
+                log_dir = Path(args.logs or temp)
+                log_dir.mkdir(parents=True, exist_ok=True)
+                workers = Workers(args.workers, env, log_dir)
+                workers.start()
+                urls = workers.urls
+            rss = (lambda: sum(workers.rss_kib())) if workers else (lambda: 0)
+            idle = rss()
+            result = asyncio.run(run_load(urls, tokens, args, rss))
+            result["memory_kib"]["idle"] = idle
+            log_errors = workers.log_errors() if workers else []
+        finally:
+            if workers:
+                workers.stop()
+        accepted = result.pop("accepted")
+        result["server_log_errors"] = log_errors
+        print(report(result, log_errors), flush=True)
+        progress("checking the database")
+        problems = verify(accepted)
+    result["problems"] = problems
+    print(
+        "database: "
+        + (
+            "every accepted move stored once, every replay equals its state"
+            if not problems
+            else f"{len(problems)} PROBLEM(S)"
+        )
+    )
+    for problem in problems[:10]:
+        print(f"  {problem}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2))
+    failed = problems or log_errors or result["http_errors"] or result["socket_errors"]
+    return 1 if failed or result["pushes_missing"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
