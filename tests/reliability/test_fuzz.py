@@ -1,0 +1,293 @@
+"""Hostile input at every door: junk bodies, form fields, URLs and WebSocket frames.
+
+Whatever arrives, the answer is a 4xx (never a 500), a socket answers with an error or closes
+with its code (never a crashed consumer), and the game is exactly as it was.
+"""
+
+import asyncio
+import json
+import random
+import string
+
+import pytest
+from django.test import Client
+
+from accounts.models import ApiToken
+from games import services
+from games.engine import biblios
+from tests.api.conftest import snapshot
+from tests.live.helpers import Sockets, closed_with, run, session_cookie
+from tests.play import seated_users, started_game
+from tests.reliability.conftest import Board, token
+
+FIXED_BODIES = [
+    b"",
+    b"{",
+    b"null",
+    b"[]",
+    b'"text"',
+    b"1e999999",
+    b"NaN",
+    b"-Infinity",
+    b"9" * 5000,
+    b"[" * 20000 + b"]" * 20000,
+    b'{"a":' * 5000 + b"1" + b"}" * 5000,
+    b"\x00\xff\xfe",
+    b'{"version": 1, "action": {"type": "bid", "amount": 1e309}}',
+    b'{"version": true, "action": {"type": "pass"}}',
+    b'{"version": 1, "action": []}',
+    b'{"version": 1, "action": {"type": "pass"}, "extra": 1}',
+    b'{"num_players": "4"}',
+    b'{"num_players": 99}',
+    b'{"edition": ["biblios"]}',
+    b'{"invite_code": 5}',
+]
+
+
+def junk_value(rng: random.Random, depth: int = 0):
+    kinds = ["int", "big", "float", "str", "bool", "null"] + (["list", "dict"] if depth < 3 else [])
+    kind = rng.choice(kinds)
+    if kind == "int":
+        return rng.randint(-5, 500)
+    if kind == "big":
+        return rng.choice([2**63, -(2**63) - 1, 10**40])
+    if kind == "float":
+        return rng.choice([0.5, -1.0, 1e300])
+    if kind == "str":
+        return "".join(
+            rng.choice(string.printable + "éß\u202e\U0001f600") for _ in range(rng.randint(0, 20))
+        )
+    if kind == "bool":
+        return rng.random() < 0.5
+    if kind == "null":
+        return None
+    if kind == "list":
+        return [junk_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    return {f"k{rng.randint(0, 99)}": junk_value(rng, depth + 1) for _ in range(rng.randint(1, 4))}
+
+
+def junk_action(rng: random.Random, legal: list[dict]) -> dict:
+    """A malformed or illegal action: right-looking types with wrong fields, or plain junk."""
+    while True:
+        action = {"type": rng.choice([*biblios.ACTION_FIELDS, "castle", "", "PLACE"])}
+        for name in rng.sample(
+            ["to", "card", "cards", "amount", "dice", "delta", "x"], rng.randint(0, 3)
+        ):
+            action[name] = junk_value(rng)
+        if action not in legal:
+            return action
+
+
+def junk_bodies(rng: random.Random, board: dict, count: int) -> list[bytes]:
+    bodies = list(FIXED_BODIES)
+    while len(bodies) < count:
+        pick = rng.random()
+        if pick < 0.2:
+            bodies.append(bytes(rng.randrange(256) for _ in range(rng.randint(1, 64))))
+        elif pick < 0.4:
+            bodies.append(json.dumps(junk_value(rng)).encode())
+        else:
+            version = rng.choice([board["version"], board["version"] + 1, -1, "1", None, 2**70])
+            body = {"version": version, "action": junk_action(rng, board["legal_actions"])}
+            bodies.append(json.dumps(body).encode())
+    return bodies
+
+
+@pytest.fixture
+def game(users):
+    return started_game(users, 2, seed=6)
+
+
+def the_actor(game):
+    seats = seated_users(game)
+    seat = services.board_for(game, seats[0])["to_act"][0]
+    return seats[seat], services.board_for(game, seats[seat])
+
+
+@pytest.mark.django_db
+def test_junk_api_requests_get_4xx_json_and_change_nothing(game):
+    actor, board = the_actor(game)
+    raw = ApiToken.issue(actor, "fuzz")[1]
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    before = snapshot(game.pk)
+    rng = random.Random(1)
+    paths = [
+        "/api/tables",
+        f"/api/tables/{game.pk}/join",
+        f"/api/tables/{game.pk}/start",
+        f"/api/tables/{game.pk}/leave",
+        f"/api/games/{game.pk}/actions",
+        f"/api/games/{game.pk + 1000}/actions",
+        "/api/games/999999999999999999/actions",
+    ]
+    for body in junk_bodies(rng, board, 150):
+        path = rng.choice(paths)
+        content_type = rng.choice(["application/json", "text/plain", "multipart/form-data"])
+        answer = client.generic("POST", path, body, content_type=content_type)
+        assert 400 <= answer.status_code < 500, (path, body[:80], answer.status_code)
+        assert answer["Content-Type"] == "application/json", (path, body[:80])
+    for query in [
+        "status=nope",
+        "limit=0",
+        "limit=999999999999",
+        "limit=-1",
+        "status=%00",
+        "limit=1e3",
+    ]:
+        assert client.get(f"/api/tables?{query}").status_code == 400
+    assert snapshot(game.pk) == before
+
+
+@pytest.mark.django_db
+def test_junk_form_fields_and_urls_get_4xx_and_change_nothing(game):
+    actor, board = the_actor(game)
+    client = Client()
+    client.force_login(actor)
+    before = snapshot(game.pk)
+    rng = random.Random(2)
+    for _ in range(120):
+        action = junk_action(rng, board["legal_actions"])
+        fields = {name: str(value) for name, value in action.items()}
+        fields["version"] = rng.choice(
+            ["", "x", "-1", "1e3", str(board["version"] + 1), "٣", "9" * 40]
+        )
+        if rng.random() < 0.3:
+            fields[rng.choice(["cards", "dice", "csrfmiddlewaretoken", "é"])] = str(junk_value(rng))
+        answer = client.post(
+            f"/games/{game.pk}/act/", fields, HTTP_HX_REQUEST=rng.choice(["true", ""])
+        )
+        assert answer.status_code in (200, 302, 400, 403, 409), (fields, answer.status_code)
+    segments = [
+        "games",
+        "api",
+        "tables",
+        "accounts",
+        "join",
+        "act",
+        "log",
+        "board",
+        "%00",
+        "..",
+        "9" * 30,
+        "-1",
+        "é",
+        "%ff",
+        "<script>",
+        "x" * 300,
+        str(game.pk),
+        "new",
+        "start",
+    ]
+    for _ in range(150):
+        path = (
+            "/"
+            + "/".join(rng.choice(segments) for _ in range(rng.randint(1, 4)))
+            + rng.choice(["", "/"])
+        )
+        method = rng.choice(["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"])
+        answer = client.generic(method, path, b"\x00junk", content_type="application/x-junk")
+        assert answer.status_code < 500, (method, path, answer.status_code)
+    assert snapshot(game.pk) == before
+
+
+def hostile_frames(other_game_id: int, board: dict) -> list:
+    action = board["legal_actions"][0]
+    return [
+        b"\x00\x01binary",
+        "x" * 100_000,
+        "{not json",
+        "[" * 50_000,
+        "[]",
+        "42",
+        '"text"',
+        "null",
+        json.dumps({"action": "place", "version": board["version"]}),
+        json.dumps({"action": action, "version": "1"}),
+        json.dumps({"action": action, "version": True}),
+        json.dumps({"action": action, "version": 10**30}),
+        json.dumps({"action": {"type": "bid", "amount": 10**30}, "version": board["version"]}),
+        json.dumps({"action": {"type": "castle"}, "version": board["version"]}),
+        json.dumps({"action": action, "version": board["version"], "game_id": other_game_id}),
+        json.dumps({"type": "resync", "extra": 1}),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("as_json", [True, False], ids=["json", "html"])
+def test_hostile_frames_are_answered_and_the_socket_survives_them(game, users, as_json):
+    actor, board = the_actor(game)
+    other = started_game(users[2:], 2, seed=7)
+    cookie = session_cookie(actor)
+    before = snapshot(game.pk)
+    frames = hostile_frames(other.pk, board)
+    path = f"/ws/games/{game.pk}/" + ("?format=json" if as_json else "")
+
+    async def scenario():
+        sockets = Sockets()
+        communicator, _ = await sockets.connect(path, cookie=cookie)
+        for frame in frames:
+            if isinstance(frame, bytes):
+                await communicator.send_to(bytes_data=frame)
+            else:
+                await communicator.send_to(text_data=frame)
+            answer = await communicator.receive_from(timeout=10)
+            if as_json:
+                assert "error" in json.loads(answer), frame[:60]
+            # A stale move is answered with its error and then the current board.
+            if not await communicator.receive_nothing(timeout=0.05):
+                await communicator.receive_from(timeout=10)
+        await communicator.send_to(text_data=json.dumps({"type": "resync"}))
+        resynced = await communicator.receive_from(timeout=10)
+        if as_json:
+            assert json.loads(resynced)["version"] == board["version"]
+        else:
+            assert 'id="board' in resynced
+        for _ in range(30):  # a socket that keeps sending junk is closed with 4400
+            await communicator.send_to(text_data="{junk")
+            output = await communicator.receive_output(timeout=10)
+            if output["type"] == "websocket.close":
+                assert output["code"] == 4400
+                break
+        else:
+            pytest.fail("a socket sending only junk was never closed")
+        await sockets.close_all()
+
+    run(scenario)
+    assert snapshot(game.pk) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_unknown_and_out_of_range_game_sockets_close_with_a_code(users):
+    cookie = session_cookie(users[0])
+
+    async def scenario():
+        sockets = Sockets()
+        for path in ["/ws/games/0/", "/ws/games/987654/", "/ws/games/99999999999999999999999/"]:
+            communicator = sockets.open(path, cookie=cookie)
+            await communicator.connect(timeout=10)
+            assert await closed_with(communicator) == 4404, path
+            await communicator.disconnect()
+
+    run(scenario)
+
+
+@pytest.mark.slow
+def test_a_live_worker_survives_junk_socket_paths_and_handshakes(site, users):
+    """On a real daphne worker: unrouted paths and broken handshakes are refused, and the
+    worker logs no error for them (the `site` fixture checks its log)."""
+    game = started_game(users, 2, seed=8)
+    raw = token(users[0])
+    url = site(1).urls[0]
+
+    async def scenario():
+        from benchmarks.load import Socket
+
+        for path in ["/ws/nope/", "/ws/games/abc/", "/ws/games//", "/ws/games/1/extra/"]:
+            junk = Socket(url + path, lambda text: None)
+            with pytest.raises(ConnectionError):
+                await junk.connect(timeout=15)
+        board = await Board(url, game.pk, raw).open()
+        assert board.latest["version"] == game.version
+        await board.close()
+
+    asyncio.run(scenario())
