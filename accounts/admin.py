@@ -39,10 +39,13 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         ("Player", {"fields": ("display_name",)}),
-        ("Moderation", {"fields": ("ban_reason", "muted_until", "games", "moderation")}),
+        (
+            "Moderation",
+            {"fields": ("ban_reason", "muted_until", "games", "reports", "moderation")},
+        ),
     )
     add_fieldsets = (*BaseUserAdmin.add_fieldsets, ("Player", {"fields": ("display_name",)}))
-    readonly_fields = ("is_active", "ban_reason", "muted_until", "games", "moderation")
+    readonly_fields = ("is_active", "ban_reason", "muted_until", "games", "reports", "moderation")
     list_display = ("username", "display_name", "email", "is_active", "muted_until", "is_staff")
     list_filter = (*BaseUserAdmin.list_filter, MutedFilter)
     search_fields = (*BaseUserAdmin.search_fields, "display_name")
@@ -53,6 +56,22 @@ class UserAdmin(BaseUserAdmin):
         count = user.seats.count()
         url = reverse("admin:games_game_changelist") + f"?seats__user__id__exact={user.pk}"
         return format_html('<a href="{}">{} game{}</a>', url, count, "" if count == 1 else "s")
+
+    @admin.display(description="Reports")
+    def reports(self, user):
+        url = reverse("admin:games_report_changelist")
+        against = user.reports_received.count()
+        made = user.reports_made.count()
+        return format_html(
+            '<a href="{}?reported_user__id__exact={}">{} against them</a>, '
+            '<a href="{}?reporter__id__exact={}">{} made</a>',
+            url,
+            user.pk,
+            against,
+            url,
+            user.pk,
+            made,
+        )
 
     @admin.display(description="Moderation record")
     def moderation(self, user):

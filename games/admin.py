@@ -14,9 +14,9 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from games import moderation, rendering, selectors, services
+from games import chat, moderation, rendering, selectors, services
 from games.engine import biblios
-from games.models import Game, ModerationAction, Move, Seat
+from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat
 
 
 class ReasonForm(forms.Form):
@@ -237,3 +237,87 @@ class ModerationActionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "game", "channel", "user", "text", "hidden")
+    list_filter = ("hidden", "channel")
+    search_fields = ("text", "user__username", "=game__id")
+    list_select_related = ("user", "game")
+    actions = ["hide_messages"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.action(description="Hide the selected messages from every reader")
+    def hide_messages(self, request, queryset):
+        return reason_step(
+            self,
+            request,
+            queryset,
+            title="hide messages",
+            do=lambda message, data: chat.hide_message(message.pk, request.user, data["reason"]),
+        )
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    """The moderation queue: open reports first, each linking to the game at its move."""
+
+    list_display = ("created_at", "status", "reporter", "reported_user", "reason", "at_move")
+    list_filter = (
+        "status",
+        ("reported_user", admin.RelatedOnlyFieldListFilter),
+        ("reporter", admin.RelatedOnlyFieldListFilter),
+    )
+    search_fields = ("reason", "reporter__username", "reported_user__username", "=game__id")
+    list_select_related = ("reporter", "reported_user", "game", "message")
+    actions = ["resolve_reports"]
+    fields = (
+        "status",
+        "reporter",
+        "reported_user",
+        "reason",
+        "message_text",
+        "at_move",
+        "created_at",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).order_by("-status", "-created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="Message")
+    def message_text(self, found):
+        return found.message.text if found.message else "(a player was reported)"
+
+    @admin.display(description="Game at the reported move")
+    def at_move(self, found):
+        url = reverse("admin:games_game_inspect", args=[found.game_id])
+        return format_html(
+            '<a href="{}?move={}">Game {}, move {}</a>',
+            url,
+            found.move_number,
+            found.game_id,
+            found.move_number,
+        )
+
+    @admin.action(description="Resolve the selected reports")
+    def resolve_reports(self, request, queryset):
+        return reason_step(
+            self,
+            request,
+            queryset,
+            title="resolve reports",
+            do=lambda found, data: chat.resolve_report(found.pk, request.user, data["reason"]),
+        )

@@ -18,6 +18,10 @@ def game_changed(game_id: int, version: int) -> None:
     _send(game_group(game_id), {"type": "game.changed", "game_id": game_id, "version": version})
 
 
+def chat_changed(game_id: int, channel: str) -> None:
+    _send(game_group(game_id), {"type": "chat.changed", "game_id": game_id, "channel": channel})
+
+
 def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 

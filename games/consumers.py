@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from accounts.models import ApiToken
-from games import broadcast, presence, ratelimit, rendering, selectors, services
+from games import broadcast, chat_views, presence, ratelimit, rendering, selectors, services
 from games.models import Game
 from games.views import INVITED_SESSION_KEY
 
@@ -95,6 +95,23 @@ class GameConsumer(AsyncWebsocketConsumer):
         """A player opened or closed the page: redraw who is connected."""
         if event.get("sender") != self.channel_name:
             await self._send_board(force=True, presence_only=True)
+
+    async def chat_changed(self, event):
+        """A chat message was posted or hidden: resend the chat if this user reads that channel."""
+        if self.as_json:
+            return
+        html = await database_sync_to_async(self._render_chat)(event.get("channel"))
+        if html:
+            await self.send(text_data=html)
+
+    def _render_chat(self, channel: str) -> str:
+        game = Game.objects.filter(pk=self.game_id).first()
+        if game is None:
+            return ""
+        context = chat_views.chat_context(game, self.user, may_watch=self._may_watch(game))
+        if channel not in context["channels"]:
+            return ""
+        return render_to_string("games/chat.html#panel", {**context, "oob": True})
 
     async def user_banned(self, event):
         """A moderator banned this user: the socket closes as if access were refused."""

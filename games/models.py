@@ -150,6 +150,8 @@ class ModerationAction(models.Model):
         MUTE = "mute", "Muted"
         UNMUTE = "unmute", "Unmuted"
         ABORT_GAME = "abort_game", "Aborted game"
+        HIDE_MESSAGE = "hide_message", "Hid a chat message"
+        RESOLVE_REPORT = "resolve_report", "Resolved a report"
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_done"
@@ -180,3 +182,63 @@ class ModerationAction(models.Model):
     def __str__(self):
         target = self.user or self.game
         return f"{self.moderator}: {self.get_kind_display()} {target} ({self.reason[:40]})"
+
+
+class ChatMessage(models.Model):
+    """A line of a table's chat: the players' channel, or the spectators' (kept apart)."""
+
+    class Channel(models.TextChoices):
+        PLAYERS = "players", "Players"
+        SPECTATORS = "spectators", "Spectators"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    channel = models.CharField(max_length=12, choices=Channel.choices)
+    text = models.TextField()
+    move_number = models.PositiveIntegerField(help_text="The game's version when it was sent.")
+    hidden = models.BooleanField(default=False, help_text="Hidden by a moderator.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [
+            models.Index(fields=["game", "channel", "-created_at"]),
+            models.Index(fields=["user", "-created_at"]),
+        ]
+
+    def __str__(self):
+        return f"{self.user} in game {self.game_id}: {self.text[:40]}"
+
+
+class Report(models.Model):
+    """A player's report of a chat message or of a player, for the moderators' queue."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reports")
+    move_number = models.PositiveIntegerField()
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+    )
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+    )
+    reason = models.TextField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self):
+        return f"Report {self.pk} on {self.reported_user} in game {self.game_id}"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import history_views, views
+from games import chat_views, history_views, views
 
 urlpatterns = [
     path("", views.lobby, name="home"),
@@ -17,6 +17,8 @@ urlpatterns = [
     path("games/<int:game_id>/start/", views.start, name="game_start"),
     path("join/<str:invite_code>/", views.invite, name="invite"),
     path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
+    path("games/<int:game_id>/chat/", chat_views.post, name="game_chat"),
+    path("games/<int:game_id>/report/", chat_views.report, name="game_report"),
     path("history/", history_views.my_games, name="my_games"),
     path("players/<str:username>/games/", history_views.player_games, name="player_games"),
 ]

@@ -1,0 +1,177 @@
+"""Table chat and reports: the services every edge (views, admin, sockets) goes through.
+
+Players talk in their channel; spectators in theirs, which players do not see until the game
+is over (so watchers cannot pass them hints). Pushes are hints like the board's: each socket
+re-reads the channels its user may see.
+"""
+
+import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast, services
+from games.models import ChatMessage, Game, ModerationAction, Report
+
+MAX_LENGTH = 500
+FLOOD_COUNT, FLOOD_WINDOW = 5, datetime.timedelta(seconds=10)
+SHOWN = 50  # newest messages shown per channel
+Channel = ChatMessage.Channel
+
+
+class TooFast(services.ServiceError):
+    status = 429
+
+
+def _over(game: Game) -> bool:
+    return game.status in (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+def channels_for(game: Game, user, *, may_watch: bool) -> list[str]:
+    """The channels `user` may read: their own, and the other one once the game is over."""
+    seated = services.seat_of(game, user) is not None
+    if not seated and not may_watch:
+        return []
+    own = Channel.PLAYERS if seated else Channel.SPECTATORS
+    other = Channel.SPECTATORS if seated else Channel.PLAYERS
+    return [own, other] if _over(game) else [own]
+
+
+def recent(game: Game, channel: str) -> list[ChatMessage]:
+    newest = game.chat_messages.filter(channel=channel).select_related("user")
+    return list(newest.order_by("-created_at", "-pk")[:SHOWN])[::-1]
+
+
+def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
+    """Post to the user's channel of the table: players', or spectators' if not seated.
+
+    Refused for muted users, empty or overlong text, more than FLOOD_COUNT messages in
+    FLOOD_WINDOW, or repeating either of one's last two messages at this table.
+    """
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        raise services.NotAllowed("log in to chat")
+    if not isinstance(text, str) or not text.strip():
+        raise services.ServiceError("write a message first")
+    text = text.strip()
+    if len(text) > MAX_LENGTH:
+        raise services.ServiceError(
+            f"messages are at most {MAX_LENGTH} characters (yours has {len(text)})"
+        )
+    with transaction.atomic():
+        # The user's row lock makes the flood count exact under concurrent posts.
+        user = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if user.muted():
+            until = timezone.localtime(user.muted_until).strftime("%Y-%m-%d %H:%M")
+            raise services.NotAllowed(f"a moderator muted you until {until}")
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            raise services.NotFound(f"there is no game {game_id}")
+        seated = services.seat_of(game, user) is not None
+        if not seated and not may_watch:
+            raise services.NotAllowed("you may not watch this table, so you cannot chat there")
+        since = timezone.now() - FLOOD_WINDOW
+        if ChatMessage.objects.filter(user=user, created_at__gte=since).count() >= FLOOD_COUNT:
+            raise TooFast(
+                f"at most {FLOOD_COUNT} messages per {FLOOD_WINDOW.seconds} seconds; wait a moment"
+            )
+        last_two = ChatMessage.objects.filter(user=user, game=game).order_by("-created_at", "-pk")
+        if text in last_two.values_list("text", flat=True)[:2]:
+            raise services.ServiceError("you just said that")
+        channel = Channel.PLAYERS if seated else Channel.SPECTATORS
+        message = ChatMessage.objects.create(
+            game=game, user=user, channel=channel, text=text, move_number=game.version
+        )
+        transaction.on_commit(lambda: broadcast.chat_changed(game_id, channel))
+    return message
+
+
+def report(game_id: int, reporter, reason, *, may_watch: bool, message_id=None, user_id=None):
+    """Report a chat message or a player of this game; records the move it happened at."""
+    if not getattr(reporter, "is_authenticated", False):
+        raise services.NotAllowed("log in to report")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise services.ServiceError("say why you are reporting")
+    if len(reason) > MAX_LENGTH:
+        raise services.ServiceError(f"a reason is at most {MAX_LENGTH} characters")
+    if (message_id is None) == (user_id is None):
+        raise services.ServiceError("report either a message or a player")
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise services.NotFound(f"there is no game {game_id}")
+    readable = channels_for(game, reporter, may_watch=may_watch)
+    if message_id is not None:
+        message = game.chat_messages.filter(pk=message_id, channel__in=readable).first()
+        if message is None:
+            raise services.NotFound("there is no such message at this table")
+        reported, move_number = message.user, message.move_number
+    else:
+        message = None
+        seat = game.seats.select_related("user").filter(user_id=user_id).first()
+        if seat is None or not readable:
+            raise services.NotFound("that player is not at this table")
+        reported, move_number = seat.user, game.version
+    if reported.pk == reporter.pk:
+        raise services.ServiceError("you cannot report yourself")
+    return Report.objects.create(
+        reporter=reporter,
+        game=game,
+        move_number=move_number,
+        message=message,
+        reported_user=reported,
+        reason=reason,
+    )
+
+
+def hide_message(message_id: int, moderator, reason: str) -> ChatMessage:
+    """A moderator hides a message from every reader; logged with why."""
+    if not getattr(moderator, "is_staff", False):
+        raise services.NotAllowed("only moderators can hide messages")
+    reason = (reason or "").strip()
+    if not reason:
+        raise services.ServiceError("give a reason")
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise services.NotFound(f"there is no message {message_id}")
+        if message.hidden:
+            raise services.Conflict("this message is hidden already")
+        message.hidden = True
+        message.save(update_fields=["hidden"])
+        ModerationAction.objects.create(
+            moderator=moderator,
+            kind=ModerationAction.Kind.HIDE_MESSAGE,
+            user=message.user,
+            game=message.game,
+            reason=reason,
+            detail={"message": message.pk, "text": message.text},
+        )
+        game_id, channel = message.game_id, message.channel
+        transaction.on_commit(lambda: broadcast.chat_changed(game_id, channel))
+    return message
+
+
+def resolve_report(report_id: int, moderator, reason: str) -> Report:
+    if not getattr(moderator, "is_staff", False):
+        raise services.NotAllowed("only moderators can resolve reports")
+    reason = (reason or "").strip()
+    if not reason:
+        raise services.ServiceError("say how the report was resolved")
+    with transaction.atomic():
+        found = Report.objects.select_for_update().filter(pk=report_id).first()
+        if found is None:
+            raise services.NotFound(f"there is no report {report_id}")
+        if found.status == Report.Status.RESOLVED:
+            raise services.Conflict("this report is resolved already")
+        found.status = Report.Status.RESOLVED
+        found.save(update_fields=["status"])
+        ModerationAction.objects.create(
+            moderator=moderator,
+            kind=ModerationAction.Kind.RESOLVE_REPORT,
+            user=found.reported_user,
+            game=found.game,
+            reason=reason,
+            detail={"report": found.pk},
+        )
+    return found
