@@ -64,8 +64,10 @@ def live_site(tmp_path_factory):
     server.wait(timeout=10)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Module-scoped: Playwright's sync API runs an event loop in the main thread while it is
+    open, which would break every later test that uses async_to_sync."""
     assert Path(CHROMIUM).exists(), f"browser tests need {CHROMIUM} (make test installs it)"
     from playwright.sync_api import sync_playwright
 
