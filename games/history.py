@@ -149,10 +149,25 @@ def _duration(length) -> str:
 # ------------------------------------------------------------------------------ export
 
 
+def _public_setup(setup: dict) -> dict:
+    """The setup without what would recompute the removed cards and the deal (R1)."""
+    return {key: value for key, value in setup.items() if key not in ("seed", "deck")}
+
+
+def _public_action(move: Move, reader) -> dict:
+    """A move as anyone may know it after the game: the card a `give` discarded face down stays
+    known to its owner only (R12, R22)."""
+    if move.action["type"] == "give" and move.seat != reader:
+        return {"type": "give", "card": None}
+    return move.action
+
+
 def game_record(game: Game, user) -> dict:
     """The export of `game` for `user`.
 
-    A finished game is history: its setup, every move and the result. Until then only what the
+    A finished game is history: its setup, every move and the result; staff get it complete
+    (replayable), everyone else without the seed and deck (R1: removed cards are never shown)
+    and without the cards others discarded face down (R12, R22). Until then only what the
     caller's seat may know: its current view and, step by step, the events as `events_for`
     shows them to that seat. Raw moves are never sent for a running game, since a move log
     itself carries secrets (the card a `give` discards, for one).
@@ -174,14 +189,17 @@ def game_record(game: Game, user) -> dict:
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
     if game.status == Game.Status.FINISHED:
+        complete = getattr(user, "is_staff", False)
+        reader = services.seat_of(game, user)
         moves = Move.objects.filter(game=game).order_by("seq")
         record.update(
-            setup=game.setup,
+            complete=complete,
+            setup=game.setup if complete else _public_setup(game.setup),
             moves=[
                 {
                     "seq": move.seq,
                     "seat": move.seat,
-                    "action": move.action,
+                    "action": move.action if complete else _public_action(move, reader),
                     "at": move.created_at.isoformat(),
                 }
                 for move in moves

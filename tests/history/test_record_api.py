@@ -24,12 +24,14 @@ def record(client: ApiClient, game_id: int):
     return client.get(f"/api/games/{game_id}/record")
 
 
-def test_a_finished_record_replays_to_the_stored_game(users):
+def test_a_finished_record_replays_to_the_stored_game_for_staff(users):
     game = play_to_end(started_game(users, 2, seed=7), random.Random(7))
-    outsider = api_for(users[3])
-    response = record(outsider, game.pk)
+    users[3].is_staff = True
+    users[3].save(update_fields=["is_staff"])
+    response = record(api_for(users[3]), game.pk)
     assert response.status_code == 200
     data = response.data
+    assert data["complete"] is True
     assert data["status"] == "finished" and data["result"] == game.result
     assert [m["seq"] for m in data["moves"]] == list(range(1, game.version + 1))
     replayed = biblios.replay(data["setup"], [(m["seat"], m["action"]) for m in data["moves"]])
@@ -81,3 +83,23 @@ def test_record_refusals(users):
     response = outsider.post(f"/api/games/{private.pk}/record", {})
     assert response.status_code == 405
     assert Game.objects.get(pk=private.pk).status == Game.Status.ACTIVE
+
+
+def test_a_finished_public_record_hides_the_removed_cards_and_face_down_payments(users):
+    """R1: removed cards are never shown, so no seed or deck; R12/R22: the card another player
+    discarded face down for a Gold card stays theirs alone, even after the game."""
+    game = play_to_end(started_game(users, 2, seed=7), random.Random(7))
+    all_moves = list(game.moves.order_by("seq").values_list("seat", "action"))
+    gives = [(seat, action["card"]) for seat, action in all_moves if action["type"] == "give"]
+    assert gives, "this seed's game pays for a Gold card: pick another seed if the engine changed"
+    removed = biblios.view(biblios.loads(game.state), "all")["zones"]["removed"]
+    giver = game.seats.get(position=gives[0][0]).user
+    for reader in (users[3], giver):
+        data = record(api_for(reader), game.pk).data
+        assert data["complete"] is False
+        assert "seed" not in data["setup"] and "deck" not in data["setup"]
+        text = json.dumps(data)
+        assert not set(card_ids_in(text)) & set(removed)
+        shown = [m["action"]["card"] for m in data["moves"] if m["action"]["type"] == "give"]
+        mine = [card for seat, card in gives if reader == giver and seat == gives[0][0]]
+        assert [card for card in shown if card is not None] == mine
