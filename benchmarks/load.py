@@ -45,7 +45,8 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 MAX_GAMES, MAX_SECONDS, MAX_WORKERS = 1000, 3600, 16
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
-RESYNC_AFTER = 10.0  # seconds without progress before the actor asks its socket for the board
+# A game silent for this many intervals (and at least 10 s) asks its sockets for the board.
+RESYNC_AFTER_INTERVALS = 3
 
 
 # ---------------------------------------------------------------------------- the site
@@ -219,6 +220,8 @@ class Http:
                 raise
 
     async def _exchange(self, payload: bytes):
+        if self.reader is not None and self.reader.at_eof():  # closed by the server while idle
+            self.close()
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         self.writer.write(payload)
@@ -377,8 +380,11 @@ def game_socket_url(base_url: str, game_id: int, token: str) -> str:
     return f"{base_url}/ws/games/{game_id}/?format=json&token={token}"
 
 
-async def echo_round_trips(base_url: str, count: int, sockets: int = 4) -> list[float]:
-    """Round trips (s) of `count` small frames over `sockets` echo sockets, one at a time each."""
+async def echo_round_trips(
+    base_url: str, count: int, sockets: int = 4, until: float = float("inf")
+) -> list[float]:
+    """Round trips (s) of `count` small frames over `sockets` echo sockets, one at a time each,
+    stopping early at perf_counter() `until`."""
     times: list[float] = []
 
     async def one(n: int):
@@ -387,6 +393,8 @@ async def echo_round_trips(base_url: str, count: int, sockets: int = 4) -> list[
         await echo.connect()
         try:
             for i in range(n):
+                if time.perf_counter() > until:
+                    break
                 start = time.perf_counter()
                 echo.send({"ping": i, "pad": "x" * 64})
                 await asyncio.wait_for(waiting.get(), 30)
@@ -545,7 +553,9 @@ class Table:
         """A game that made no progress for a while asks every socket for its board again."""
         if self.stopped or self.finished or self.moving:
             return
-        if time.perf_counter() - self.progress_at > RESYNC_AFTER:
+        if time.perf_counter() - self.progress_at > max(
+            10.0, RESYNC_AFTER_INTERVALS * self.interval
+        ):
             self.counts.resyncs += 1
             self.progress_at = time.perf_counter()
             for sock in self.sockets:
@@ -614,14 +624,28 @@ async def run_load(urls, tokens, args, memory=lambda: 0) -> dict:
         )  # fmt: skip
         for i in range(args.games)
     ]
-    floor = await echo_round_trips(urls[0], args.echo) if args.echo else []
 
-    limit = asyncio.Semaphore(32)
+    async def echo(url: str, until: float = float("inf")) -> list[float]:
+        try:
+            return await echo_round_trips(url, args.echo, until=until) if args.echo else []
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as failure:
+            counts.socket_errors.append(f"echo: {failure!r}")
+            return []
+
+    floor = await echo(urls[0])
+
+    # Gently: each connection makes the other seats of its game redraw who is connected, and
+    # daphne drops a handshake the application has not accepted within 5 s.
+    limit = asyncio.Semaphore(8)
 
     async def prepare(table):
         async with limit:
-            await table.open(players)
-            await table.connect()
+            try:
+                await table.open(players)
+                await table.connect()
+            except (OSError, TimeoutError, RuntimeError, asyncio.IncompleteReadError) as failure:
+                counts.socket_errors.append(f"setup of table {table.index}: {failure!r}")
+                table.finished = True  # not played; its accepted moves stay empty
 
     setup_started = time.perf_counter()
     progress(f"opening {len(tables)} tables and {len(tables) * players} sockets")
@@ -647,7 +671,7 @@ async def run_load(urls, tokens, args, memory=lambda: 0) -> dict:
     under_load = []
     if args.echo:
         await asyncio.sleep(min(2.0, args.duration / 4))
-        under_load = await echo_round_trips(urls[-1], args.echo)
+        under_load = await echo(urls[-1], until=start + args.duration)
     await asyncio.sleep(max(0.0, start + args.duration / 2 - time.perf_counter()))
     memory_at_half = memory()
     await asyncio.sleep(max(0.0, start + args.duration - time.perf_counter()))
@@ -702,7 +726,7 @@ async def run_load(urls, tokens, args, memory=lambda: 0) -> dict:
             "play_end": memory_at_end,
             "second_half_growth_per_game": (memory_at_end - memory_at_half) / args.games,
         },
-        "accepted": {t.game_id: sorted(v for v, _, _ in t.accepted) for t in tables},
+        "accepted": {t.game_id: sorted(v for v, _, _ in t.accepted) for t in tables if t.game_id},
     }
 
 
