@@ -1,0 +1,140 @@
+"""The Abbot: flat Monte-Carlo search over sampled worlds, with fast greedy playouts.
+
+For each decision with a real choice:
+1. candidates: the Scholar's move first, then the others worth comparing (every placement, pick
+   or minimal payment; not using a church card and the uses the Scholar rates highest; pass, or
+   raise by one if it could be paid; the cards the Scholar would most readily discard);
+2. until the CPU budget is spent, rounds of: draw one world consistent with the seat's view and
+   memory (`determinise`: other seats' unseen cards are each their favourite of a few unknown
+   cards, since players keep their best cards), apply each candidate in that world and play the
+   game out with every seat on the fast policy (`playout.Playout`). All candidates share the
+   world (common random numbers), so their differences are far less noisy than their scores;
+3. a playout scores the seat's share of the win (1, or 1/k for a k-way shared win) plus a
+   little for its VP margin over the best other seat. Another move replaces the Scholar's only
+   when its mean paired difference is more than `CONFIDENCE_Z` standard errors above zero (so a
+   small budget plays like the Scholar, not like noise); moves clearly worse are dropped early.
+
+A forced move (a single legal action, or a single candidate) is returned at once.
+"""
+
+import math
+import random
+import time
+
+from games.engine import biblios
+from games.engine.cards import CATEGORIES
+
+from . import scholar
+from .determinise import determinise
+from .memory import Knowledge
+from .novice import means
+from .playout import Playout
+from .valuation import outlook_from_view
+
+DEFAULT_BUDGET_S = 1.0
+MARGIN_WEIGHT = 0.05  # score per VP of margin over the best other seat, next to 1 for a win
+CHURCH_CANDIDATES = 3
+GIVE_CANDIDATES = 3
+KEEP_CHOICE = 3  # another seat's unseen cards: each its favourite of this many unknown cards
+PRUNE_EVERY = 8  # rounds between prunings
+PRUNE_Z = 2.0  # a move is dropped once its mean + PRUNE_Z standard errors is below the Scholar's
+CONFIDENCE_Z = 1.0  # a move replaces the Scholar's once its mean is this many SEs above it
+
+
+def decide(
+    view: dict,
+    memory: dict | None,
+    rng: random.Random,
+    budget_s: float | None = None,
+    rounds: int | None = None,
+) -> dict:
+    """The Abbot's action. `rounds` (sampled worlds) replaces the CPU budget when given."""
+    legal = view["legal_actions"]
+    if len(legal) == 1:
+        return legal[0]
+    candidates = _candidates(view, memory, rng)
+    if len(candidates) == 1:
+        return candidates[0]
+    budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
+    deadline = time.process_time() + budget
+    me = view["seat"]
+    outlook = outlook_from_view(view, Knowledge(view, memory))
+
+    # Paired differences of each candidate's score from the Scholar's move (candidate 0).
+    count = len(candidates)
+    sums, squares = [0.0] * count, [0.0] * count
+    alive = list(range(1, count))
+    done = 0
+    while alive and (rounds is None or done < rounds):
+        world = determinise(view, memory, rng, outlook.want, KEEP_CHOICE)
+        base = playout_score(biblios.apply_action(world, me, candidates[0]), me)
+        diffs = {}
+        for i in alive:
+            diffs[i] = playout_score(biblios.apply_action(world, me, candidates[i]), me) - base
+            if rounds is None and time.process_time() > deadline:
+                break
+        if len(diffs) < len(alive):
+            break  # the budget ran out mid-round: that round is not counted
+        for i, diff in diffs.items():
+            sums[i] += diff
+            squares[i] += diff * diff
+        done += 1
+        if done % PRUNE_EVERY == 0:  # drop the moves that are clearly no better
+            alive = [i for i in alive if _bound(sums[i], squares[i], done, PRUNE_Z) > 0]
+        if rounds is None and time.process_time() > deadline:
+            break
+    best, best_mean = 0, 0.0
+    for i in alive:
+        mean = sums[i] / done if done else 0.0
+        if mean > best_mean and _bound(sums[i], squares[i], done, -CONFIDENCE_Z) > 0:
+            best, best_mean = i, mean
+    return candidates[best]
+
+
+def _bound(total: float, squares: float, rounds: int, z: float) -> float:
+    """mean + z standard errors of a paired difference (z < 0: a lower bound)."""
+    if rounds < 2:
+        return math.inf if z > 0 else -math.inf
+    mean = total / rounds
+    variance = max(squares / rounds - mean * mean, 0.0) * rounds / (rounds - 1)
+    return mean + z * math.sqrt(variance / rounds)
+
+
+def playout_score(state: biblios.State, me: int) -> float:
+    """Play to the end with the fast policy; the seat's win share plus a little for its margin."""
+    outcome = Playout(state).run()
+    winners = outcome["winners"]
+    vp = [player["vp"] for player in outcome["players"]]
+    margin = vp[me] - max(v for seat, v in enumerate(vp) if seat != me)
+    return (1 / len(winners) if me in winners else 0.0) + MARGIN_WEIGHT * margin
+
+
+def _candidates(view: dict, memory: dict | None, rng: random.Random) -> list[dict]:
+    """The moves worth searching, the Scholar's choice first."""
+    legal = view["legal_actions"]
+    first = scholar.decide(view, memory, random.Random(rng.getrandbits(64)))
+    step = view["awaiting"]["step"]
+    if step in ("place", "pick", "pay"):
+        others = [a for a in legal if a["type"] != "refuse"]
+    elif step == "bid":  # stay in at the lowest raise, if it could be paid, or pass
+        raised = view["auction"]["high_bid"] + 1
+        others = [{"type": "pass"}] + (
+            [{"type": "bid", "amount": raised}] if raised <= means(view) else []
+        )
+    else:
+        outlook = outlook_from_view(view, Knowledge(view, memory))
+        me = view["seat"]
+        if step == "church":
+            card = view["church"]["card"]
+            uses = sorted(outlook.church_uses(card), key=lambda u: -outlook.dice_effect(me, u))
+            others = [{"type": "discard_church"}] + [
+                {"type": "use_church", "dice": [CATEGORIES[c] for c, _ in use], "delta": use[0][1]}
+                for use in uses[:CHURCH_CANDIDATES]
+            ]
+        else:  # give
+            hand = sorted(view["hand"], key=lambda card: outlook.keep_value(me, card))
+            others = [{"type": "give", "card": card} for card in hand[:GIVE_CANDIDATES]]
+            if not any(a["type"] == "give" for a in legal):
+                others = legal
+    ordered = [first] + [a for a in others if a != first and a in legal]
+    return [a for a in ordered if a in legal] or [first]
