@@ -21,7 +21,9 @@ ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not the shared in-memory database, so concurrent tests see SQLite's real locking.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405
+    # TEST_SQLITE_NAME lets several checkouts' suites run side by side without sharing a file.
+    _test_db = os.environ.get("TEST_SQLITE_NAME", ".test-db.sqlite3")
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / _test_db)}  # noqa: F405
 
 # Tests play whole games at machine speed through every door; tests/reliability puts the real
 # limits back where it tests them.
