@@ -49,11 +49,23 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    rated = models.BooleanField(
+        default=False, help_text="Counts for ratings (by default: tables without bots)."
+    )
+    turn_seconds = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Time for each turn; empty for untimed (friendly) games."
+    )
+    # The one column the turn worker polls: when a bot seat must move, or when the timed
+    # human to act runs out of time. Null when nothing is due (untimed human turn, game over).
+    due_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
             models.Index(fields=["status", "-created_at"]),
             models.Index(fields=["-created_at"], name="game_newest_first"),
+            models.Index(
+                fields=["due_at"], name="game_due_at", condition=models.Q(due_at__isnull=False)
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -74,9 +86,36 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
+    """A place at a table: a person, a bot (no user), or a person's seat a bot has taken over.
+
+    `bot_level` says who plays the seat now: empty for its user, else the bot's level. A pure bot
+    seat has no user; a seat taken over keeps its user so they can come back and take it again.
+    """
+
+    class BotLevel(models.TextChoices):
+        NOVICE = "novice", "Novice"
+        SCHOLAR = "scholar", "Scholar"
+        ABBOT = "abbot", "Abbot"
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        help_text="Empty for a bot's own seat.",
+    )
+    bot_level = models.CharField(
+        max_length=8,
+        choices=BotLevel.choices,
+        blank=True,
+        default="",
+        help_text="The bot playing this seat now; empty when its user plays.",
+    )
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    abandoned = models.BooleanField(
+        default=False, help_text="The player left (on purpose or after three timeouts)."
     )
     position = models.PositiveSmallIntegerField(help_text="Engine seat, clockwise from 0.")
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -89,14 +128,25 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_user_unique"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(bot_level=""),
+                name="seat_user_or_bot",
+            ),
         ]
 
     def __str__(self):
-        return f"{self.user} at seat {self.position} of game {self.game_id}"
+        who = self.user or self.get_bot_level_display()
+        return f"{who} at seat {self.position} of game {self.game_id}"
 
 
 class Move(models.Model):
     """One applied action. Append-only: never updated or deleted while the game exists."""
+
+    class PlayedBy(models.TextChoices):
+        PLAYER = "player", "Player"
+        BOT = "bot", "Bot"
+        TIMEOUT = "timeout", "Automatic move (time ran out)"
+        TAKEOVER = "takeover", "Bot standing in for a player"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField(
@@ -109,6 +159,7 @@ class Move(models.Model):
         blank=True,
         help_text="SHA-256 of the engine state after this move, for the integrity check.",
     )
+    played_by = models.CharField(max_length=8, choices=PlayedBy.choices, default=PlayedBy.PLAYER)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
