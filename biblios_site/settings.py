@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -14,6 +14,7 @@ from django.utils import timezone
 from games import broadcast
 from games.engine import biblios
 from games.models import Game, ModerationAction, Move, Seat
+from ratings.services import rate_game
 
 
 class ServiceError(Exception):
@@ -290,7 +291,10 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
 
 
 def record_places(game: Game) -> None:
-    """Copy each seat's place and win from the result onto its Seat row (for the histories)."""
+    """Copy each seat's place and win from the result onto its Seat row (for the histories).
+
+    Every finish passes here inside its transaction, so a rated game is rated here too.
+    """
     players = game.result["players"]
     winners = set(game.result["winners"])
     seats = list(game.seats.all())
@@ -298,6 +302,7 @@ def record_places(game: Game) -> None:
         seat.place = players[seat.position]["place"]
         seat.won = seat.position in winners
     Seat.objects.bulk_update(seats, ["place", "won"])
+    rate_game(game)
 
 
 def _after_commit(game: Game, *, lobby: bool) -> None:

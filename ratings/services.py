@@ -1,0 +1,77 @@
+"""Rating a finished game: called once, inside the transaction that finishes it.
+
+`games.services` calls `rate_game` right after it records the places, with the game row locked,
+so the ratings change in the same commit as the finish or not at all. Exactly once per game: a
+game that already has changes is skipped, and the unique (game, user) constraint backs that up.
+"""
+
+from django.db import transaction
+
+from games.models import Game, Seat
+from ratings import elo
+from ratings.models import Rating, RatingChange
+
+
+def rate_game(game: Game) -> list[RatingChange]:
+    """Update the ratings of the people at a finished rated game; unrated games change nothing.
+
+    A person's seat is rated on its final place even if a bot took it over after they left, so
+    leaving a lost game never protects a rating. A bot's own seat counts at its level's fixed
+    rating (`elo.BOT_RATINGS`) and is never updated.
+    """
+    if not game.rated or game.status != Game.Status.FINISHED or not game.result:
+        return []
+    if RatingChange.objects.filter(game=game).exists():
+        return []
+    seats = list(game.seats.all())
+    people = [seat for seat in seats if seat.user_id is not None]
+    if not people:
+        return []
+    places = [player["place"] for player in game.result["players"]]
+    with transaction.atomic():
+        ratings = _locked_ratings([seat.user_id for seat in people], game.edition)
+        changes = elo.rating_changes([_entrant(seat, places, ratings) for seat in seats])
+        history = []
+        for seat in people:
+            rating = ratings[seat.user_id]
+            before = rating.rating
+            rating.rating = before + changes[seat.position]
+            rating.games += 1
+            history.append(
+                RatingChange(
+                    game=game,
+                    user_id=seat.user_id,
+                    edition=game.edition,
+                    place=places[seat.position],
+                    before=before,
+                    after=rating.rating,
+                )
+            )
+        Rating.objects.bulk_update(ratings.values(), ["rating", "games"])
+        return RatingChange.objects.bulk_create(history)
+
+
+def _entrant(seat: Seat, places: list, ratings: dict) -> elo.Entrant:
+    place = places[seat.position]
+    if seat.user_id is None:
+        return elo.Entrant(seat.position, elo.BOT_RATINGS[seat.bot_level], place, k=None)
+    rating = ratings[seat.user_id]
+    return elo.Entrant(seat.position, rating.rating, place, k=elo.k_factor(rating.games))
+
+
+def _locked_ratings(user_ids: list, edition: str) -> dict:
+    """Each player's Rating row (created at the start rating if new), locked, by user id.
+
+    Rows are locked in user-id order, so two games finishing at once with the same players
+    wait for each other instead of deadlocking.
+    """
+    Rating.objects.bulk_create(
+        [Rating(user_id=user_id, edition=edition) for user_id in user_ids],
+        ignore_conflicts=True,
+    )
+    rows = (
+        Rating.objects.select_for_update()
+        .filter(user_id__in=user_ids, edition=edition)
+        .order_by("user_id")
+    )
+    return {rating.user_id: rating for rating in rows}
