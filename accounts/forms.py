@@ -4,6 +4,7 @@ import unicodedata
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import ApiToken, User
 
@@ -17,25 +18,27 @@ def clean_display_name(value: str) -> str:
     # NFKC folds look-alike forms (full-width letters, ligatures) so they cannot dodge uniqueness.
     name = unicodedata.normalize("NFKC", value)
     if name != name.strip():
-        raise forms.ValidationError("A display name cannot start or end with a space.")
+        raise forms.ValidationError(gettext("A display name cannot start or end with a space."))
     if not DISPLAY_NAME_MIN <= len(name) <= DISPLAY_NAME_MAX:
         raise forms.ValidationError(
-            f"A display name has {DISPLAY_NAME_MIN} to {DISPLAY_NAME_MAX} characters."
+            gettext("A display name has %(min)s to %(max)s characters.")
+            % {"min": DISPLAY_NAME_MIN, "max": DISPLAY_NAME_MAX}
         )
     if not all(ch.isalnum() or ch in DISPLAY_NAME_PUNCTUATION for ch in name):
         raise forms.ValidationError(
-            "Use letters, digits, spaces and - _ . ' only in a display name."
+            gettext("Use letters, digits, spaces and - _ . ' only in a display name.")
         )
     if User.objects.filter(display_name__iexact=name).exists():
-        raise forms.ValidationError("Another player already uses this display name.")
+        raise forms.ValidationError(gettext("Another player already uses this display name."))
     return name
 
 
 class SignUpForm(UserCreationForm):
     display_name = forms.CharField(
+        label=gettext_lazy("Display name"),
         max_length=DISPLAY_NAME_MAX,
         strip=False,
-        help_text="The name other players see at the table.",
+        help_text=gettext_lazy("The name other players see at the table."),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -48,9 +51,10 @@ class SignUpForm(UserCreationForm):
 
 class TokenCreateForm(forms.Form):
     name = forms.CharField(
+        label=gettext_lazy("Name"),
         max_length=ApiToken._meta.get_field("name").max_length,
         required=False,
-        help_text="Optional, to remember what the token is for.",
+        help_text=gettext_lazy("Optional, to remember what the token is for."),
     )
 
 

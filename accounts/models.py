@@ -22,6 +22,10 @@ class User(AbstractUser):
     muted_until = models.DateTimeField(
         null=True, blank=True, help_text="No table chat until then (set by a moderator)."
     )
+    # Blank until the player picks one: until then the browser's language applies.
+    language = models.CharField(
+        max_length=8, blank=True, help_text="Language code the site is shown in (en, fr, es)."
+    )
 
     class Meta(AbstractUser.Meta):
         constraints = [

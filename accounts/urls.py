@@ -35,4 +35,5 @@ urlpatterns = [
     path("me/", views.my_profile, name="my_profile"),
     path("u/<str:username>/", views.profile, name="profile"),
     path("tokens/", views.tokens, name="tokens"),
+    path("language/", views.set_language, name="set_language"),
 ]

@@ -1,9 +1,12 @@
 """Sign up, profiles and API tokens; log in, log out and password change are Django's views."""
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from accounts import selectors
@@ -66,7 +69,8 @@ def tokens(request):
 def _create_token(request):
     form = TokenCreateForm(request.POST)
     if form.is_valid() and request.user.api_tokens.count() >= MAX_TOKENS_PER_USER:
-        form.add_error(None, f"You already have {MAX_TOKENS_PER_USER} tokens; revoke one first.")
+        message = gettext("You already have %(count)s tokens; revoke one first.")
+        form.add_error(None, message % {"count": MAX_TOKENS_PER_USER})
     if not form.is_valid():
         return _render_profile(request, request.user, token_form=form, status=400)
     token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
@@ -82,3 +86,18 @@ def _revoke_token(request):
     token = get_object_or_404(ApiToken, pk=form.cleaned_data["token"], user=request.user)
     token.delete()
     return redirect("accounts:my_profile")
+
+
+@require_POST
+def set_language(request):
+    """Django's `set_language` (cookie, safe redirect to `next`), remembered on the profile too.
+
+    A logged-in player's language then follows them to every device and to their live pushes.
+    """
+    response = i18n.set_language(request)
+    language = request.POST.get("language", "")
+    user = request.user
+    if user.is_authenticated and language in dict(settings.LANGUAGES) and language != user.language:
+        user.language = language
+        user.save(update_fields=["language"])
+    return response
