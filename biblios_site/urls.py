@@ -7,6 +7,7 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
+    path("", include("ratings.urls")),
     path("api/", include("games.api_urls")),
     path("admin/", admin.site.urls),
 ]

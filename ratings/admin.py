@@ -1,0 +1,34 @@
+"""Ratings in the admin, read-only: they change only when a rated game finishes."""
+
+from django.contrib import admin
+
+from ratings.models import Rating, RatingChange
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ["user", "edition", "rating", "games"]
+    list_filter = ["edition"]
+    search_fields = ["user__username", "user__display_name"]
+    list_select_related = ["user"]
+    ordering = ["edition", "-rating"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ["game", "user", "edition", "place", "before", "after", "created_at"]
+    list_filter = ["edition"]
+    search_fields = ["user__username", "user__display_name", "game__id"]
+    list_select_related = ["user", "game"]
+    raw_id_fields = ["game", "user"]
