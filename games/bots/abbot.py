@@ -67,10 +67,12 @@ def decide(
     done = 0
     while alive and (rounds is None or done < rounds):
         world = determinise(view, memory, rng, outlook.want, KEEP_CHOICE)
-        base = playout_score(biblios.apply_action(world, me, candidates[0]), me)
+        public = _public(world, memory)
+        base = playout_score(biblios.apply_action(world, me, candidates[0]), me, public)
         diffs = {}
         for i in alive:
-            diffs[i] = playout_score(biblios.apply_action(world, me, candidates[i]), me) - base
+            state = biblios.apply_action(world, me, candidates[i])
+            diffs[i] = playout_score(state, me, public) - base
             if rounds is None and time.process_time() > deadline:
                 break
         if len(diffs) < len(alive):
@@ -100,9 +102,19 @@ def _bound(total: float, squares: float, rounds: int, z: float) -> float:
     return mean + z * math.sqrt(variance / rounds)
 
 
-def playout_score(state: biblios.State, me: int) -> float:
-    """Play to the end with the fast policy; the seat's win share plus a little for its margin."""
-    outcome = Playout(state).run()
+def _public(world: biblios.State, memory: dict | None) -> list:
+    """The cards of each hand of the world the whole table saw go in (picks, purchases)."""
+    if memory is None:
+        return [[] for _ in world.hands]
+    return [
+        [card for card in known if card in hand]
+        for known, hand in zip(memory["known"], world.hands, strict=True)
+    ]
+
+
+def playout_score(state: biblios.State, me: int, public: list) -> float:
+    """Play to the end the Scholar's way; the seat's win share plus a little for its margin."""
+    outcome = Playout(state, public=public).run()
     winners = outcome["winners"]
     vp = [player["vp"] for player in outcome["players"]]
     margin = vp[me] - max(v for seat, v in enumerate(vp) if seat != me)

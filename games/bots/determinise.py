@@ -10,7 +10,7 @@ import math
 import random
 
 from games.engine import biblios
-from games.engine.cards import CATEGORIES
+from games.engine.cards import CATEGORIES, KIND
 
 from .memory import Knowledge
 
@@ -27,7 +27,10 @@ def determinise(
     """
     me, n = view["seat"], view["num_players"]
     knowledge = Knowledge(view, memory)
-    unknown = knowledge.unknown[:]
+    # Church cards never stay in a hand (R16) nor are discarded face down: they can only be in
+    # the draw pile, the auction pile, the removed cards or the card being drawn.
+    churches = [card for card in knowledge.unknown if KIND[card] == "church"]
+    unknown = [card for card in knowledge.unknown if KIND[card] != "church"]
     rng.shuffle(unknown)
     hidden = knowledge.hidden
 
@@ -70,25 +73,27 @@ def determinise(
         list(view["hand"]) if seat == me else kept[seat] + take(seat, fresh[seat])
         for seat in range(n)
     ]
-    rng.shuffle(unknown)  # the cards passed over go anywhere, not only to the last places dealt
     others = [seat for seat in range(n) if seat != me]
     gift, auction, church = view["gift"], view["auction"], view["church"]
-    drawing = (
-        gift["drawing"] if view["active"] == me else (deal(1)[0] if hidden["drawing"] else None)
-    )
+    rng.shuffle(unknown)  # the cards passed over go anywhere, not only to the last places dealt
     self_card = (
         gift["self_card"]
         if view["active"] == me
         else (deal(1)[0] if hidden.get("self_card") else None)
     )
-    pile = [*view["my_auction_cards"], *deal(hidden["auction_pile"])]
-    rng.shuffle(pile)  # nobody knows the auction pile's order (R22)
-    mine = set(view["my_auction_cards"])
-    placed_by = {card: me if card in mine else rng.choice(others) for card in pile}
     hidden_discard = [[card, [me]] for card in view["my_hidden_discards"]]
     hidden_discard += [
         [card, [rng.choice(others)]] for card in deal(hidden.get("hidden_discard", 0))
     ]
+    unknown += churches
+    rng.shuffle(unknown)
+    drawing = (
+        gift["drawing"] if view["active"] == me else (deal(1)[0] if hidden["drawing"] else None)
+    )
+    pile = [*view["my_auction_cards"], *deal(hidden["auction_pile"])]
+    rng.shuffle(pile)  # nobody knows the auction pile's order (R22)
+    mine = set(view["my_auction_cards"])
+    placed_by = {card: me if card in mine else rng.choice(others) for card in pile}
     removed = knowledge.fixed_removed + deal(hidden["removed"])
     draw_pile = deal(hidden["draw_pile"])
     assert not unknown, "the hidden places hold every unknown card"

@@ -1,58 +1,47 @@
-"""Fast playouts for the Abbot: the rest of a game, played by a quick greedy policy, in plain lists.
+"""Fast playouts for the Abbot: the rest of a game played the Scholar's way, on plain lists.
 
-Going through `biblios.apply_action` costs a state copy and its checks per action, and the
-Scholar's `Outlook` is rebuilt whenever a hand changes; a Monte-Carlo search needs hundreds of
-playouts per decision. This module re-states the engine's turn sequence (R3–R18, in the order
-`biblios` applies them, including its seeded draws for the auction-pile shuffle and penalties)
-on mutable lists, with a policy whose values are updated card by card:
+Going through `biblios.apply_action` costs a state copy and its checks per action, and a view
+per decision; a Monte-Carlo search needs hundreds of playouts per decision. This module
+re-states the engine's turn sequence (R3–R18, in the order `biblios` applies them, including its
+seeded draws for the auction-pile shuffle and penalties) on mutable lists, and plays every seat
+with the Scholar's decisions (`scholar.place`, `pick`, `church`, `bid_limit`,
+`least_useful`, least-overpay payments) on an `Outlook` kept per seat until something changes.
 
-- a seat's chance of winning a category is a logistic in its margin over the best other seat,
-  scaled by how much of the category is still to be dealt; a card is worth the change of that
-  chance times the die (counted again as the others' loss);
-- Gold is worth what it can still buy (`valuation.Outlook.gold_vp`, same formula);
-- placing, picking, church uses, bids, payments and discards follow the Scholar's rules on
-  these values (bids: raise by one while under the seat's limit, computed once per card);
-- a gift turn's placements weigh a couple of futures drawn at random from the draw pile, never
-  the cards actually about to be drawn (placing with that foresight wins most games against
-  the Scholar: rollouts with it would judge a game no player is playing).
+Each seat plays on what it could know, not on the sampled world's hidden cards: its own hand,
+the cards the table saw go into each hand (`public`, and the picks and purchases made during
+the playout), and for the rest of each other hand the average unseen card. A playout whose
+seats saw each other's hands would judge a different, much more informed game (such players
+beat the Scholar in most games). For the same reason a placement weighs futures drawn at random
+from the draw pile, never the cards actually about to be drawn.
+
+Bids: each seat's limit is worked out once per card; it raises by one while under it.
 
 The tests replay a playout's action log through the public engine and check that it is legal
-and reaches the same end, so the two rule texts cannot drift apart.
+and reaches the same end, so the two statements of the rules cannot drift apart.
 """
 
-import math
 import random
 
 from games.engine.cards import CATEGORIES, DECK_ORDER, KIND, VALUE
 from games.engine.scoring import score
 
-from .valuation import AVERAGE_CARD_VP, CARD_CAT, CHURCH_MOVES
+from . import scholar
+from .valuation import CARD_CAT, CATS, Outlook
 
-AUCTION_MIX = 0.5
-DENIAL = 0.5
-PICK_DENIAL = 0.3
-FUTURES = 2  # sampled futures per placement
-NUM_CATS = len(CATEGORIES)
-
-
-def _sigmoid(x: float) -> float:
-    if x < -30:
-        return 0.0
-    return 1.0 / (1.0 + math.exp(-x))
+FUTURES = 2  # futures sampled per placement
 
 
 class Playout:
-    """The rest of one game from an engine state, played out by every seat with the fast policy.
+    """The rest of one game from an engine state, every seat played the Scholar's way.
 
-    `run()` returns the engine's `score` of the final hands and dice; with `log=True` the actions
-    taken are kept in `actions` as (seat, action) pairs in the engine's format.
+    `public[s]`: the cards of seat s's hand the whole table has seen go in (default: all of
+    them). `run()` returns the engine's `score` of the final hands and dice; with `log=True`
+    the actions taken are kept in `actions` as (seat, action) pairs in the engine's format.
     """
 
-    def __init__(self, state, log: bool = False):
+    def __init__(self, state, log: bool = False, public=None):
         self.n = n = state.num_players
-        self.lead_scale = 1.0 + 1.0 / (n - 1)
-        self.seed = state.seed
-        self.rng_draws = state.rng_draws
+        self.seed, self.rng_draws = state.seed, state.rng_draws
         self.first_player = state.first_player
         self.bluff = state.options["medieval_bluff"]
         self.phase, self.step = state.phase, state.step
@@ -67,121 +56,120 @@ class Playout:
         self.auction_pile = list(state.auction_pile)
         self.church = tuple(state.church) if state.church else None
         self.auction_card = state.auction_card
-        self.bidder, self.high_bid, self.high_bidder = (
-            state.bidder,
-            state.high_bid,
-            state.high_bidder,
-        )
+        self.bidder, self.high_bid = state.bidder, state.high_bid
+        self.high_bidder, self.given = state.high_bidder, state.given
         self.passed, self.excluded = set(state.passed), set(state.excluded)
-        self.given = state.given
         self.actions = [] if log else None
         self.chooser = random.Random(f"{state.seed}/playout/{state.version}")
-        self.totals = [[0] * NUM_CATS for _ in range(n)]
-        self.categories = [None] * NUM_CATS  # see _category
-        self.gold_vp = None  # see _gold_vp
+        self.outlooks = [None] * n  # per seat, see _outlook
+        self.market = None  # (auctions left, Gold in play), see _outlook
+        self.limits = None  # per-seat bid limits for the card on auction
+
+        self.totals = [[0] * len(CATS) for _ in range(n)]
         self.gold = [0] * n
         for seat, hand in enumerate(self.hands):
             for card in hand:
-                self._count(seat, card, 1)
-        self.unsettled = [0] * NUM_CATS
+                self._count(self.totals, self.gold, seat, card, 1)
+        public = self.hands if public is None else public
+        self.known = [set(cards) for cards in public]
+        self.seen_totals = [[0] * len(CATS) for _ in range(n)]
+        self.seen_gold = [0] * n
+        for seat, cards in enumerate(public):
+            for card in cards:
+                self._count(self.seen_totals, self.seen_gold, seat, card, 1)
+        self.unseen = [len(hand) - len(self.known[seat]) for seat, hand in enumerate(self.hands)]
+        hidden = [*self.draw_pile, *self.auction_pile, *state.removed]
+        for seat, hand in enumerate(self.hands):
+            hidden += [card for card in hand if card not in self.known[seat]]
+        self.average = [0.0] * len(CATS)  # per unseen card, by category
+        self.average_gold = 0.0
+        for card in hidden:
+            if KIND[card] == "category":
+                self.average[CARD_CAT[card]] += VALUE[card] / len(hidden)
+            elif KIND[card] == "gold":
+                self.average_gold += VALUE[card] / len(hidden)
+        self.unsettled = [0] * len(CATS)  # category value not yet in any hand
         upcoming = [*self.draw_pile, *self.public, *self.auction_pile]
-        upcoming += [c for c in (self.drawing, self.self_card, self.auction_card) if c]
+        upcoming += [card for card in (self.drawing, self.self_card, self.auction_card) if card]
         for card in upcoming:
             if KIND[card] == "category":
                 self.unsettled[CARD_CAT[card]] += VALUE[card]
-        self.limits = None  # per-seat bid limits for the card being auctioned
 
-    # ---------------------------------------------------------------------------- values
+    # ------------------------------------------------------------------- what each seat knows
 
-    def _count(self, seat: int, card: str, sign: int) -> None:
+    @staticmethod
+    def _count(totals, gold, seat: int, card: str, sign: int) -> None:
         kind = KIND[card]
         if kind == "category":
-            c = CARD_CAT[card]
-            self.totals[seat][c] += sign * VALUE[card]
-            self.categories[c] = None
+            totals[seat][CARD_CAT[card]] += sign * VALUE[card]
         elif kind == "gold":
-            self.gold[seat] += sign * VALUE[card]
+            gold[seat] += sign * VALUE[card]
 
-    def _category(self, c: int) -> tuple:
-        """(spread, best other total and chance per seat) for category c, kept until it changes."""
-        cached = self.categories[c]
-        if cached is None:
-            column = [row[c] for row in self.totals]
-            spread = 0.6 + 0.55 * math.sqrt(self.unsettled[c])
-            bests = [max(column[:seat] + column[seat + 1 :]) for seat in range(self.n)]
-            chances = [_sigmoid((column[s] - bests[s]) / spread) for s in range(self.n)]
-            cached = self.categories[c] = (spread, bests, chances)
-        return cached
+    def _changed(self) -> None:
+        self.outlooks = [None] * self.n
 
-    def _chance(self, seat: int, c: int, extra: int = 0) -> float:
-        spread, bests, chances = self._category(c)
-        if not extra:
-            return chances[seat]
-        return _sigmoid((self.totals[seat][c] + extra - bests[seat]) / spread)
+    def _outlook(self, seat: int) -> Outlook:
+        """The game as `seat` sees it: its own hand exact, the others' as the table knows them."""
+        outlook = self.outlooks[seat]
+        if outlook is None:
+            if self.market is None:
+                self.market = self._market()
+            totals, gold, hidden = [], [], 0
+            for other in range(self.n):
+                if other == seat:
+                    totals.append(self.totals[seat])
+                    gold.append(self.gold[seat])
+                    continue
+                unseen = self.unseen[other]
+                hidden += unseen
+                seen = self.seen_totals[other]
+                totals.append([seen[c] + unseen * self.average[c] for c in CATS])
+                gold.append(self.seen_gold[other] + unseen * self.average_gold)
+            unsettled = [self.unsettled[c] + hidden * self.average[c] for c in CATS]
+            outlook = Outlook(self.dice, totals, gold, unsettled, *self.market)
+            self.outlooks[seat] = outlook
+        return outlook
 
-    def _gold_vp(self) -> float:
-        """Gold's worth, kept for a gift turn or an auction card (it moves slowly)."""
-        if self.gold_vp is None:
-            self.gold_vp = self._price_of_gold()
-        return self.gold_vp
-
-    def _price_of_gold(self) -> float:
-        left = sum(1 for c in self.auction_pile if KIND[c] != "gold")
+    def _market(self) -> tuple:
+        """Non-Gold auctions still to come and the Gold in play, for the price of Gold."""
+        left = sum(1 for card in self.auction_pile if KIND[card] != "gold")
         if self.auction_card and KIND[self.auction_card] != "gold":
             left += 1
-        left += sum(1 for c in self.draw_pile if KIND[c] != "gold") / (self.n + 1)
-        in_play = sum(self.gold) + sum(
-            VALUE[c]
-            for c in (*self.draw_pile, *self.public, *self.auction_pile)
-            if KIND[c] == "gold"
-        )
-        return AVERAGE_CARD_VP * sum(self.dice) / NUM_CATS * left / max(in_play, 3)
+        left += sum(1 for card in self.draw_pile if KIND[card] != "gold") / (self.n + 1)
+        coming = (*self.draw_pile, *self.public, *self.auction_pile)
+        return left, sum(self.gold) + sum(VALUE[c] for c in coming if KIND[c] == "gold")
 
-    def _gain(self, seat: int, card: str, gold_vp: float) -> float:
-        """What `seat` gains by taking `card` (a church card: by its best use)."""
-        kind = KIND[card]
-        if kind == "category":
-            c, v = CARD_CAT[card], VALUE[card]
-            change = self._chance(seat, c, v) - self._chance(seat, c)
-            return self.lead_scale * self.dice[c] * change
-        if kind == "gold":
-            return VALUE[card] * gold_vp
-        return self._best_use(seat, card)[1]
+    def _to_hand(self, seat: int, card: str, seen: bool, dealt: bool = True) -> None:
+        """A card joins `seat`'s hand: `dealt` from the supply, or taken from another hand."""
+        self.hands[seat].append(card)
+        self._count(self.totals, self.gold, seat, card, 1)
+        if dealt:
+            self._settle(card)
+        self._changed()
+        if seen:
+            self.known[seat].add(card)
+            self._count(self.seen_totals, self.seen_gold, seat, card, 1)
+        else:
+            self.unseen[seat] += 1
 
-    def _keep(self, seat: int, card: str, gold_vp: float) -> float:
-        """What `seat` loses by giving up a card of its hand."""
-        kind = KIND[card]
-        if kind == "category":
-            c, v = CARD_CAT[card], VALUE[card]
-            change = self._chance(seat, c) - self._chance(seat, c, -v)
-            return self.lead_scale * self.dice[c] * change
-        return VALUE[card] * gold_vp if kind == "gold" else 0.0
+    def _from_hand(self, seat: int, card: str, seen: bool) -> None:
+        """A card leaves `seat`'s hand; if the table does not see which, one unseen card fewer."""
+        self.hands[seat].remove(card)
+        self._count(self.totals, self.gold, seat, card, -1)
+        if card in self.known[seat] and (seen or not self.unseen[seat]):
+            self.known[seat].discard(card)
+            self._count(self.seen_totals, self.seen_gold, seat, card, -1)
+        elif self.unseen[seat]:
+            self.unseen[seat] -= 1
+        self._changed()
 
-    def _best_use(self, seat: int, card: str):
-        """The church use best for `seat` as [(category index, delta)], and its worth."""
-        count, deltas = CHURCH_MOVES[card]
-        edge = []
-        for c in range(NUM_CATS):
-            chances = self._category(c)[2]
-            edge.append(chances[seat] - max(chances[:seat] + chances[seat + 1 :]))
-        best, worth = None, 0.0
-        for delta in deltas:
-            movable = sorted(
-                (c for c in range(NUM_CATS) if 1 <= self.dice[c] + delta <= 6),
-                key=lambda c: -delta * edge[c],
-            )
-            if len(movable) < count:
-                continue
-            use = movable[:count]
-            value = sum(delta * edge[c] for c in use)
-            if value > worth:
-                best, worth = [(c, delta) for c in use], value
-        return best, worth
+    def _settle(self, card: str) -> None:
+        """A card leaves the still-to-deal supply (into a hand or out of the game)."""
+        if KIND[card] == "category":
+            self.unsettled[CARD_CAT[card]] -= VALUE[card]
+        self._changed()
 
-    def _most_helped(self, seat: int, card: str, gold_vp: float) -> float:
-        return max(self._gain(t, card, gold_vp) for t in range(self.n) if t != seat)
-
-    # ---------------------------------------------------------------------------- the game
+    # ------------------------------------------------------------------------------ the game
 
     def run(self) -> dict:
         while self.step != "over":
@@ -208,31 +196,24 @@ class Playout:
         self.rng_draws += 1
         return random.Random(f"{self.seed}/{purpose}/{self.rng_draws}")
 
-    def _settle(self, card: str) -> None:
-        """A card leaves the still-to-deal supply (into a hand or out of the game)."""
-        if KIND[card] == "category":
-            c = CARD_CAT[card]
-            self.unsettled[c] -= VALUE[card]
-            self.categories[c] = None
-
-    def _to_hand(self, seat: int, card: str) -> None:
-        self.hands[seat].append(card)
-        self._count(seat, card, 1)
-        self._settle(card)
-
     # gift phase (R3–R8)
 
     def _place(self) -> None:
         seat, card, n = self.active, self.drawing, self.n
-        slots = []
+        slots = set()
         if not self.self_used:
-            slots.append("self")
+            slots.add("self")
         if not self.auction_used:
-            slots.append("auction")
+            slots.add("auction")
         public_left = n - 1 - len(self.public)
         if public_left > 0:
-            slots.append("public")
-        to = slots[0] if len(slots) == 1 else self._choose_slot(seat, card, slots)
+            slots.add("public")
+        if len(slots) == 1:
+            (to,) = slots
+        else:
+            to_come = n - self.placed
+            futures = [self.chooser.sample(self.draw_pile, to_come) for _ in range(FUTURES)]
+            to = scholar.place(self._outlook(seat), seat, card, slots, public_left, futures)
         self._log(seat, {"type": "place", "to": to})
         self.drawing = None
         self.placed += 1
@@ -249,44 +230,6 @@ class Playout:
             self.public.append(card)
         self._continue_gift()
 
-    def _choose_slot(self, seat: int, card: str, slots: list) -> str:
-        gold_vp = self._gold_vp()
-        to_come = self.n - self.placed
-        futures = [self.chooser.sample(self.draw_pile, to_come) for _ in range(FUTURES)]
-        values = {}
-        for held in (card, *(c for future in futures for c in future)):
-            if held not in values:
-                keep = self._gain(seat, held, gold_vp)
-                away = -self._most_helped(seat, held, gold_vp)
-                values[held] = (keep, AUCTION_MIX * keep + (1 - AUCTION_MIX) * away, away)
-        best, best_value = None, None
-        for to in slots:
-            self_open = not self.self_used and to != "self"
-            auction_open = not self.auction_used and to != "auction"
-            value = FUTURES * values[card][("self", "auction", "public").index(to)]
-            for future in futures:
-                value += self._assign([values[c] for c in future], self_open, auction_open)
-            if best_value is None or value > best_value:
-                best, best_value = to, value
-        return best
-
-    @staticmethod
-    def _assign(values: list, self_open: bool, auction_open: bool) -> float:
-        """Best total for the coming cards: one to self, one to auction (if open), rest public."""
-        base = sum(v[2] for v in values)
-        best = 0.0
-        for i, v in enumerate(values):
-            if self_open:
-                gain = v[0] - v[2]
-                if auction_open:
-                    rest = [w[1] - w[2] for j, w in enumerate(values) if j != i]
-                    gain += max(rest) if rest else 0.0
-                best = max(best, gain) if i else gain
-            elif auction_open:
-                gain = v[1] - v[2]
-                best = max(best, gain) if i else gain
-        return base + best
-
     def _continue_gift(self) -> None:
         n = self.n
         while True:
@@ -296,7 +239,7 @@ class Playout:
                 return
             if self.self_card is not None:
                 card, self.self_card = self.self_card, None
-                self._to_hand(self.active, card)
+                self._to_hand(self.active, card, seen=False)
             if self.picks < n - 1:
                 self.step = "pick"
                 return
@@ -304,7 +247,7 @@ class Playout:
                 self._start_auctions()
                 return
             self.active = (self.active + 1) % n
-            self.gold_vp = None
+            self.market = None
             self.placed = self.picks = 0
             self.self_used = self.auction_used = False
 
@@ -313,36 +256,26 @@ class Playout:
         if len(self.public) == 1:
             card = self.public[0]
         else:
-            gold_vp = self._gold_vp()
-            card = max(
-                self.public,
-                key=lambda held: (
-                    self._gain(seat, held, gold_vp)
-                    + PICK_DENIAL * self._most_helped(seat, held, gold_vp)
-                ),
-            )
+            card = scholar.pick(self._outlook(seat), seat, self.public)
         self._log(seat, {"type": "pick", "card": card})
         self.public.remove(card)
         self.picks += 1
         if KIND[card] == "church":
             self.church, self.step = (card, seat), "church"
             return
-        self._to_hand(seat, card)
+        self._to_hand(seat, card, seen=True)
         self._continue_gift()
 
     # church cards (R16–R18)
 
     def _church(self) -> None:
         card, seat = self.church
-        use, _ = self._best_use(seat, card)
-        if use is None:
-            self._log(seat, {"type": "discard_church"})
-        else:
-            for c, delta in use:
-                self.dice[c] += delta
-            action = {"type": "use_church", "dice": [CATEGORIES[c] for c, _ in use]}
-            action["delta"] = use[0][1]
-            self._log(seat, action)
+        action = scholar.church(self._outlook(seat), seat, card)
+        self._log(seat, action)
+        if action["type"] == "use_church":
+            for category in action["dice"]:
+                self.dice[CATEGORIES.index(category)] += action["delta"]
+            self._changed()
         self.church = None
         if self.phase == "gift":
             self._continue_gift()
@@ -366,7 +299,8 @@ class Playout:
             self.phase = self.step = "over"
             return
         self.auction_card = self.auction_pile.pop(0)
-        self.gold_vp = None
+        self.market = None
+        self._changed()
         self.excluded = set()
         self._open_bidding()
 
@@ -397,7 +331,11 @@ class Playout:
 
     def _bid(self) -> None:
         if self.limits is None:
-            self.limits = [self._limit(seat) for seat in range(self.n)]
+            card = self.auction_card
+            self.limits = [
+                scholar.bid_limit(self._outlook(seat), seat, card, self.hands[seat])
+                for seat in range(self.n)
+            ]
         seat, amount = self.bidder, self.high_bid + 1
         if amount <= self.limits[seat]:
             self._log(seat, {"type": "bid", "amount": amount})
@@ -406,24 +344,6 @@ class Playout:
             self._log(seat, {"type": "pass"})
             self.passed.add(seat)
         self._next_bidder()
-
-    def _limit(self, seat: int) -> int:
-        """The highest bid `seat` makes for the card on auction, within what it can pay."""
-        card, gold_vp = self.auction_card, self._gold_vp()
-        denied = DENIAL * self._most_helped(seat, card, gold_vp)
-        worth = self._gain(seat, card, gold_vp) + denied
-        if KIND[card] == "gold":
-            costs = sorted(self._keep(seat, held, gold_vp) for held in self.hands[seat])
-            limit = 0
-            for cost in costs:
-                worth -= cost
-                if worth <= 0:
-                    break
-                limit += 1
-            return limit
-        if worth <= 0:
-            return 0
-        return min(self.gold[seat], int(worth / max(gold_vp, 1e-6)))
 
     def _pay(self) -> None:
         seat, bid = self.high_bidder, self.high_bid
@@ -446,10 +366,8 @@ class Playout:
                     best = (key, by_value[1][:ones] + by_value[2][:twos] + by_value[3][:threes])
         cards = best[1]
         self._log(seat, {"type": "pay", "cards": cards})
-        gone = set(cards)
-        self.hands[seat] = [card for card in self.hands[seat] if card not in gone]
         for card in cards:
-            self._count(seat, card, -1)
+            self._from_hand(seat, card, seen=True)
         self._award(seat)
 
     def _give(self) -> None:
@@ -458,11 +376,9 @@ class Playout:
         if self.given == 0 and len(hand) < self.high_bid:
             self._refuse(seat)
             return
-        gold_vp = self._gold_vp()
-        card = min(hand, key=lambda held: (self._keep(seat, held, gold_vp), DECK_ORDER[held]))
+        card = scholar.least_useful(self._outlook(seat), seat, hand)
         self._log(seat, {"type": "give", "card": card})
-        hand.remove(card)
-        self._count(seat, card, -1)
+        self._from_hand(seat, card, seen=False)
         self.given += 1
         if self.given == self.high_bid:
             self._award(seat)
@@ -472,7 +388,7 @@ class Playout:
         if KIND[card] == "church":
             self.church, self.step = (card, seat), "church"
             return
-        self._to_hand(seat, card)
+        self._to_hand(seat, card, seen=True)
         self._next_auction()
 
     def _refuse(self, seat: int) -> None:
@@ -482,17 +398,13 @@ class Playout:
         rng = self._rng("penalty")
         if self.bluff:
             if hand:
-                card = hand.pop(rng.randrange(len(hand)))
-                self._count(seat, card, -1)
+                self._from_hand(seat, hand.pop(rng.randrange(len(hand))), seen=False)
         else:
             for offset in range(1, n):
                 if not hand:
                     break
                 card = hand.pop(rng.randrange(len(hand)))
-                self._count(seat, card, -1)
-                taker = (seat + offset) % n
-                self.hands[taker].append(card)
-                self._count(taker, card, 1)
-        self.hands[seat] = hand
+                self._from_hand(seat, card, seen=False)
+                self._to_hand((seat + offset) % n, card, seen=False, dealt=False)
         self.excluded.add(seat)
         self._open_bidding()

@@ -18,10 +18,10 @@
 
 import random
 
-from games.engine.cards import CATEGORIES, KIND, VALUE
+from games.engine.cards import CATEGORIES, DECK_ORDER, KIND, VALUE
 
 from .memory import Knowledge
-from .valuation import CARD_CAT, Outlook, outlook_from_view
+from .valuation import Outlook, outlook_from_view
 
 AUCTION_MIX = 0.5  # an auction-pile card is worth this share of keeping it (the rest: giving it)
 DENIAL = 0.5  # share of an opponent's gain a bid or pick is also worth
@@ -168,5 +168,9 @@ def cheapest_payment(legal) -> dict:
 def give(outlook: Outlook, me: int, hand, legal) -> dict:
     if not any(a["type"] == "give" for a in legal):
         return {"type": "refuse"}
-    card = min(hand, key=lambda held: (outlook.keep_value(me, held), CARD_CAT.get(held, -1)))
-    return {"type": "give", "card": card}
+    return {"type": "give", "card": least_useful(outlook, me, hand)}
+
+
+def least_useful(outlook: Outlook, me: int, hand) -> str:
+    """The card of the hand whose loss costs the least (R12: discarded for a Gold card)."""
+    return min(hand, key=lambda held: (outlook.keep_value(me, held), DECK_ORDER[held]))

@@ -64,15 +64,17 @@ class Outlook:
         if n == 2:
             ahead = _sigmoid((column[0] - column[1]) / spread)
             return [ahead, 1.0 - ahead]
-        beats = [[1.0] * n for _ in range(n)]
+        chances = [1.0] * n
         for s in range(n):
+            mine = column[s]
             for t in range(s + 1, n):
-                ahead = _sigmoid((column[s] - column[t]) / spread)
-                beats[s][t], beats[t][s] = ahead, 1.0 - ahead
-        return [math.prod(row) for row in beats]
+                ahead = _sigmoid((mine - column[t]) / spread)
+                chances[s] *= ahead
+                chances[t] *= 1.0 - ahead
+        return chances
 
     def lead(self, seat: int, ev: list) -> float:
-        others = [ev[t] for t in range(self.n) if t != seat]
+        others = ev[:seat] + ev[seat + 1 :]
         return ev[seat] - BEST_WEIGHT * max(others) - (1 - BEST_WEIGHT) * sum(others) / len(others)
 
     def category_effect(self, seat: int, getter: int, c: int, value: float) -> float:
