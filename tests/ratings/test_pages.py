@@ -189,3 +189,31 @@ def test_a_long_history_charts_the_last_games_only(players):
     assert [number for _, number in entry.chart.x_ticks] == [5, games]
     assert entry.chart.end == round(entry.rating.rating) and entry.rating.games == games
     assert entry.rating.rating > elo.START_RATING
+
+
+def test_a_profiles_ratings_cost_a_fixed_number_of_queries(players, django_assert_num_queries):
+    ada, basil = players[:2]
+    rate_game(finished_rows([ada, basil], [1, 2]))
+    rate_game(finished_rows([ada, basil], [2, 1], edition=Game.Edition.SCRIPTS_AND_SCRIBES))
+    with django_assert_num_queries(3):  # the ratings, then one history per edition
+        few = selectors.profile_ratings(ada)
+    for _ in range(20):
+        rate_game(finished_rows([ada, basil], [1, 2]))
+    with django_assert_num_queries(3):
+        many = selectors.profile_ratings(ada)
+    assert [entry.rating.games for entry in few] == [1, 1]
+    assert [entry.rating.games for entry in many] == [21, 1]
+
+
+def test_the_admin_shows_ratings_but_cannot_change_them(client, players, admin_user):
+    rate_game(finished_rows(players[:2], [1, 2]))
+    client.force_login(admin_user)
+    changelist = client.get(reverse("admin:ratings_rating_changelist"))
+    assert changelist.status_code == 200 and "ada" in changelist.content.decode().lower()
+    assert client.get(reverse("admin:ratings_ratingchange_changelist")).status_code == 200
+    assert client.get(reverse("admin:ratings_rating_add")).status_code == 403
+    rating = Rating.objects.get(user=players[0])
+    url = reverse("admin:ratings_rating_change", args=[rating.pk])
+    client.post(url, {"rating": "3000", "games": "1"})
+    rating.refresh_from_db()
+    assert rating.rating < 3000
