@@ -1,16 +1,16 @@
 """Ratings change once, in the finishing transaction, for rated games only."""
 
 import random
-import threading
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from games import services
 from games.models import Game, Move
 from ratings import elo
 from ratings.models import Rating, RatingChange
 from ratings.services import rate_game
+from tests.games.test_races import submit_together
 from tests.play import play_to_end, started_game
 from tests.ratings.conftest import almost_finished_rated_game, finished_rows, rated
 
@@ -145,29 +145,6 @@ def test_a_seat_a_bot_took_over_is_rated_on_its_final_place(players):
     rate_game(game)
     assert ratings_of([ada, basil])["ada"][0] < elo.START_RATING
     assert ratings_of([ada, basil])["basil"][0] > elo.START_RATING
-
-
-def submit_together(calls):
-    """Run each submit_action call at the same instant; returns "applied" or the refusal."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            services.submit_action(*call)
-            outcomes[i] = "applied"
-        except services.ServiceError as refusal:
-            outcomes[i] = refusal
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
 
 
 @pytest.mark.django_db(transaction=True)
