@@ -1,0 +1,99 @@
+"""How a card and a die look on the page: our own SVG symbols, never colour alone.
+
+A card face carries its category symbol, printed name, value and tie-break letter as text (a
+church card: its effect and one die icon per die it moves), so it reads without colour and
+without images; the whole name is also in `title`. Every face keeps the card id in `data-card`,
+which the leak tests look for: a face is only ever drawn for a card the reader may see.
+"""
+
+from django.templatetags.static import static
+from django.utils.html import format_html, format_html_join
+
+from games import names
+from games.engine import cards
+
+SYMBOLS_FILE = "img/symbols.svg"
+
+CHURCH_EFFECTS = {(1,): "+1", (-1,): "−1", (1, -1): "±1"}
+
+# Pip positions on a 3×3 grid (column, row), per die value.
+PIPS = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+
+
+def symbol(name: str, css_class: str = "symbol") -> str:
+    """An icon from our symbol sheet; decorative, since the words beside it say the same."""
+    return format_html(
+        '<svg class="{}" aria-hidden="true" focusable="false"><use href="{}#{}"></use></svg>',
+        css_class,
+        static(SYMBOLS_FILE),
+        name,
+    )
+
+
+def card_kind(card_id: str) -> str:
+    """gold, church, or the category id: the CSS class and symbol of a card."""
+    card = cards.CARDS.get(card_id, {})
+    return card.get("category") or card.get("kind", "unknown")
+
+
+def card_face(card_id: str, edition: str = "biblios") -> str:
+    """One card: symbol, name, value and letter as text, its id in `data-card`."""
+    card = cards.CARDS.get(card_id)
+    label = names.card_label(card_id, edition)
+    if card is None:
+        return format_html('<span class="card card-unknown">{}</span>', label)
+    kind = card_kind(card_id)
+    if card["kind"] == "church":
+        dice = format_html_join(
+            "", "{}", ((symbol("die", "die-icon"),) for _ in range(card["dice"]))
+        )
+        return format_html(
+            '<span class="card card-church" data-card="{id}" title="{label}">{icon}'
+            '<span class="visually-hidden">{label}</span>'
+            '<span class="card-name" aria-hidden="true">{name}</span>'
+            '<span class="card-effect" aria-hidden="true">{effect}</span>'
+            '<span class="card-dice" aria-hidden="true">{dice}</span></span>',
+            id=card_id,
+            label=label,
+            icon=symbol("church"),
+            name=names.church_label(edition),
+            effect=CHURCH_EFFECTS[cards.CHURCH_DELTAS[card_id]],
+            dice=dice,
+        )
+    if card["kind"] == "gold":
+        name, letter = names.gold_label(), ""
+    else:
+        name, letter = names.category_label(card["category"], edition), card["letter"]
+    return format_html(
+        '<span class="card card-{kind}" data-card="{id}" title="{label}">{icon}'
+        '<span class="card-name">{name}</span> <span class="card-value">{value}</span>'
+        "{letter}</span>",
+        kind=kind,
+        id=card_id,
+        label=label,
+        icon=symbol(kind),
+        name=name,
+        value=card["value"],
+        letter=format_html(' <span class="card-letter">{}</span>', letter) if letter else "",
+    )
+
+
+def die_face(value: int) -> str:
+    """A die showing `value` as pips (the number is said in words beside it)."""
+    pips = format_html_join(
+        "",
+        '<circle cx="{}" cy="{}" r="2.6"></circle>',
+        ((6 + 6 * column, 6 + 6 * row) for column, row in PIPS.get(value, ())),
+    )
+    return format_html(
+        '<svg class="die-face" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
+        '<rect x="1" y="1" width="22" height="22" rx="4"></rect>{}</svg>',
+        pips,
+    )
