@@ -36,6 +36,8 @@ def live_site(tmp_path_factory):
         "DEBUG": "1",
         "DATABASE_URL": f"sqlite:///{database}",
         "DJANGO_SETTINGS_MODULE": "biblios_site.settings",
+        # The tests click far faster than people; the limits have their own tests.
+        "RATE_LIMIT_ACTIONS": "100000/1",
     }
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True

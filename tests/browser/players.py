@@ -1,0 +1,191 @@
+"""People in browsers: sign up, set a table, play by clicking, and what each browser fetched.
+
+Selectors are ids, form actions and field names rather than visible words, so the tests keep
+working whatever language the page is in and however it is styled.
+"""
+
+import re
+import time
+
+PASSWORD = "a-long-pass-phrase-9"
+MOVE_TIMEOUT_MS = 10_000
+# Set on each page once it is loaded; a reload or a navigation would wipe it, so a move that
+# shows up while it is still there arrived live.
+NO_RELOAD_MARK = "window.__biblios_no_reload"
+LOCAL_SCHEMES = ("data:", "blob:", "about:")
+
+
+class Player:
+    """One browser context (its own cookies), its page, and every URL it asked for."""
+
+    def __init__(self, browser, base: str, name: str, display_name=""):
+        self.base, self.name = base, name
+        self.display_name = display_name or name.title()
+        self.ws_base = "ws" + base.removeprefix("http")
+        self.context = browser.new_context(viewport={"width": 1200, "height": 1000}, locale="en-GB")
+        self.page = self.context.new_page()
+        self.requested: list[str] = []
+        # Context-wide, so pages opened later are recorded too; sockets are requests as well.
+        self.context.on("request", lambda request: self.requested.append(request.url))
+        self.context.on("page", self._watch_sockets)
+        self._watch_sockets(self.page)
+
+    def _watch_sockets(self, page) -> None:
+        page.on("websocket", lambda socket: self.requested.append(socket.url))
+
+    def foreign_requests(self) -> list[str]:
+        """Every URL this browser fetched from anywhere but our own site."""
+        return [
+            url
+            for url in self.requested
+            if not url.startswith((self.base + "/", self.ws_base + "/", *LOCAL_SCHEMES))
+        ]
+
+    def close(self) -> None:
+        self.context.close()
+
+    # ------------------------------------------------------------------ accounts
+
+    def sign_up(self) -> None:
+        page = self.page
+        page.goto(f"{self.base}/accounts/signup/")
+        page.fill("input[name=username]", self.name)
+        page.fill("input[name=display_name]", self.display_name)
+        page.fill("input[name=password1]", PASSWORD)
+        page.fill("input[name=password2]", PASSWORD)
+        page.click("main form[action$='/accounts/signup/'] [type=submit]")
+        page.wait_for_selector(f"nav a[href$='/u/{self.name}/']")
+
+    def choose_language(self, language: str) -> None:
+        """Through the site's language switcher, as a person would; it is kept on the profile."""
+        page = self.page
+        page.select_option("#site-language", language)
+        with page.expect_navigation():
+            page.click("form.language-switcher [type=submit]")
+        page.wait_for_selector(f"html[lang='{language}']")
+
+    # -------------------------------------------------------------------- tables
+
+    def create_table(self, num_players: int) -> str:
+        """Open a table for `num_players` from the lobby; returns its invite link."""
+        page = self.page
+        page.goto(self.base + "/")
+        page.select_option("select[name=num_players]", str(num_players))
+        page.click("form[action$='/tables/new/'] [type=submit]")
+        page.wait_for_url(re.compile(r"/games/\d+/$"))
+        invite = page.get_attribute("#board-waiting a[href*='/join/']", "href")
+        return invite if invite.startswith("http") else self.base + invite
+
+    def follow_invite(self, invite: str, table_url: str) -> None:
+        self.page.goto(invite)
+        self.page.wait_for_url(table_url)
+
+    def wait_for_seats_taken(self, count: int) -> None:
+        self.page.wait_for_function(
+            f"document.querySelectorAll('#board-waiting ol.seats > li').length == {count}",
+            timeout=MOVE_TIMEOUT_MS,
+        )
+
+    def start_game(self) -> None:
+        self.page.click("#board-waiting form[action$='/start/'] [type=submit]")
+
+    def wait_for_board(self) -> None:
+        self.page.wait_for_selector("#board-hand table", timeout=MOVE_TIMEOUT_MS)
+
+    # --------------------------------------------------------------------- board
+
+    def mark_loaded(self) -> None:
+        self.page.evaluate(f"{NO_RELOAD_MARK} = true")
+
+    def still_same_page(self) -> bool:
+        return self.page.evaluate(f"{NO_RELOAD_MARK} === true")
+
+    def version(self) -> int:
+        return int(self.page.get_attribute("#board", "data-version"))
+
+    def my_turn(self) -> bool:
+        return self.page.query_selector("#board-banner.my-turn") is not None
+
+    def game_over(self) -> bool:
+        return self.page.query_selector("#board-score table") is not None
+
+    def wait_for_version_above(self, version: int, timeout=MOVE_TIMEOUT_MS) -> None:
+        self.page.wait_for_function(
+            f"+document.querySelector('#board')?.dataset.version > {version}", timeout=timeout
+        )
+
+    def play_one_move(self) -> str:
+        """Click a sensible button: cheap bids, pay when possible, otherwise the first choice.
+
+        Returns the kind of the form clicked (the action type it posts). Locators, not element
+        handles: a live push may redraw the actions region at any moment.
+        """
+        actions = self.page.locator("#board-actions")
+        bid_amount = actions.locator("form.action-bid input[name=amount]")
+        if bid_amount.count():
+            return self._submit("bid" if int(bid_amount.get_attribute("min")) <= 2 else "pass")
+        if actions.locator("form.action-pay").count():
+            paid = actions.locator("form.action-pay input[name=cards]:checked").count()
+            return self._submit("pay" if paid else "refuse")
+        first = actions.locator("form.action").first
+        kind = first.locator("input[name=type]").get_attribute("value")
+        first.locator("[type=submit]").click()
+        return kind
+
+    def _submit(self, kind: str) -> str:
+        self.page.click(f"#board-actions form.action-{kind} [type=submit]")
+        return kind
+
+
+def unique_tag() -> str:
+    """Six digits that keep user names apart between runs against the same server."""
+    return str(time.time_ns() // 1000)[-6:]
+
+
+def seat_a_table(browser, base: str, names: list[str], display_names=()) -> list[Player]:
+    """Everyone signs up; the first creates a table, the others join through the invite link,
+    and the host starts the game once the waiting room shows every seat taken (live).
+
+    Display names must be unique on the site; by default they are the user names."""
+    players = [
+        Player(browser, base, name, display_name)
+        for name, display_name in zip(names, display_names or [""] * len(names), strict=True)
+    ]
+    for player in players:
+        player.sign_up()
+    host, guests = players[0], players[1:]
+    invite = host.create_table(len(players))
+    table_url = host.page.url
+    for guest in guests:
+        guest.follow_invite(invite, table_url)
+    host.wait_for_seats_taken(len(players))  # arrived through the host's socket, no reload
+    host.start_game()
+    for player in players:
+        player.wait_for_board()
+        player.mark_loaded()
+    return players
+
+
+def whose_turn(players: list[Player]) -> Player:
+    movers = [player for player in players if player.my_turn()]
+    assert len(movers) == 1, f"expected one player to move, got {[p.name for p in movers]}"
+    return movers[0]
+
+
+def play_moves(players: list[Player], count: int, on_move=None) -> set[str]:
+    """Up to `count` moves (fewer if the game ends); after each, every browser must show the new
+    version, the others through their socket. Returns the kinds of move made."""
+    kinds = set()
+    for move in range(count):
+        if players[0].game_over():
+            break
+        mover = whose_turn(players)
+        version = mover.version()
+        kinds.add(mover.play_one_move())
+        for player in players:
+            player.wait_for_version_above(version)
+        versions = {player.name: player.version() for player in players}
+        assert len(set(versions.values())) == 1, f"boards disagree after move {move}: {versions}"
+        if on_move is not None:
+            on_move(move, mover)
+    return kinds

@@ -1,0 +1,69 @@
+"""The game page in each language at phone and desktop width, as PNGs of the viewport.
+
+Always written to test-artifacts/browser/screenshots/; with UPDATE_SCREENSHOTS=1 also to
+docs/screenshots/, the committed pictures the README shows:
+
+    UPDATE_SCREENSHOTS=1 .venv/bin/pytest tests/browser/test_screenshots.py
+"""
+
+import os
+import shutil
+import struct
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, ROOT
+from tests.browser.players import play_moves, seat_a_table, unique_tag
+
+pytestmark = pytest.mark.slow
+
+LANGUAGES = ["en", "fr", "es"]
+VIEWPORTS = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 800}}
+# Far enough into the deal that hands, the public space and the log have something in them.
+MOVES_BEFORE = 12
+SHOTS = ARTIFACTS / "screenshots"
+COMMITTED = ROOT / "docs" / "screenshots"
+
+
+def png_size(path) -> tuple[int, int]:
+    """(width, height) from a PNG's header."""
+    with open(path, "rb") as png:
+        header = png.read(24)
+    assert header[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", header[16:24])
+
+
+def test_game_page_in_each_language_at_phone_and_desktop_width(live_site, browser):
+    tag = unique_tag()
+    # Plain display names read better in the pictures (no other test uses them).
+    players = seat_a_table(
+        browser, live_site, [f"ines{tag}", f"jules{tag}"], display_names=["Ines", "Jules"]
+    )
+    play_moves(players, MOVES_BEFORE)
+    # The player who is to move: the picture shows the turn banner and the move's choices.
+    shown = next(player for player in players if player.my_turn())
+    page = shown.page
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    update = os.environ.get("UPDATE_SCREENSHOTS") == "1"
+    if update:
+        COMMITTED.mkdir(parents=True, exist_ok=True)
+
+    for language in LANGUAGES:
+        shown.choose_language(language)
+        for device, viewport in VIEWPORTS.items():
+            page.set_viewport_size(viewport)
+            page.wait_for_selector("#board-actions form.action")
+            # Nothing sticks out sideways: the page reads without side-scrolling.
+            overflow = page.evaluate("document.documentElement.scrollWidth")
+            assert overflow <= viewport["width"], (
+                f"{language} {device}: the page is {overflow} px wide in a {viewport['width']} px"
+                " viewport"
+            )
+            path = SHOTS / f"game-{language}-{device}.png"
+            page.screenshot(path=str(path), animations="disabled", caret="hide")
+            assert png_size(path) == (viewport["width"], viewport["height"])
+            if update:
+                shutil.copyfile(path, COMMITTED / path.name)
+    assert not shown.foreign_requests(), shown.foreign_requests()
+    for player in players:
+        player.close()
