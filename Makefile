@@ -12,7 +12,7 @@ SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 # Browser tests drive Debian's chromium; Playwright never downloads a browser of its own.
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: install run test test-services lint format browser
+.PHONY: install run test test-services lint format browser gettext messages compilemessages
 
 install: $(STAMP)
 
@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $@
 
 run: export DEBUG = 1
-run: install
+run: install compilemessages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py ensure_demo_admin
 	$(BIN)/daphne -b 0.0.0.0 -p 8000 biblios_site.asgi:application
@@ -38,13 +38,27 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Translations: gettext's msgfmt/xgettext (Debian's gettext package) build and extract catalogues.
+gettext:
+	@command -v msgfmt >/dev/null || { \
+		[ "$$(id -u)" = 0 ] || { echo "Translations need gettext: sudo apt-get install -y gettext"; exit 1; }; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext; }
+
+# The .mo files are built, never committed (.gitignore); .venv holds Django's own, already built.
+compilemessages: install gettext
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+# Brings locale/fr and locale/es up to date with the code; then translate the new entries.
+messages: install gettext
+	$(BIN)/python manage.py update_translations
+
 browser:
 	@test -x $(CHROMIUM) || { \
 		[ "$$(id -u)" = 0 ] || { echo "Browser tests need $(CHROMIUM): sudo apt-get install -y chromium"; exit 1; }; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
-test: lint browser
+test: lint browser compilemessages
 	$(BIN)/pytest
 
-test-services: install browser
+test-services: install browser compilemessages
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(BIN)/pytest

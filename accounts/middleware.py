@@ -1,5 +1,6 @@
 """The player's remembered language, for requests (middleware) and sockets (scope)."""
 
+import functools
 from types import SimpleNamespace
 
 from django.conf import settings
@@ -12,12 +13,13 @@ def profile_language(user) -> str | None:
     return language if language in dict(settings.LANGUAGES) else None
 
 
-def scope_language(scope) -> str:
+def scope_language(scope, user=None) -> str:
     """A socket's language: the profile's, else Django's language cookie, else Accept-Language.
 
-    Same order as a page request, so a push reads like the page it updates.
+    Same order as a page request, so a push reads like the page it updates. `user` is the
+    socket's user when it authenticated otherwise than by session (an API token).
     """
-    language = profile_language(scope.get("user"))
+    language = profile_language(user or scope.get("user"))
     if language:
         return language
     headers = dict(scope.get("headers", []))
@@ -27,6 +29,21 @@ def scope_language(scope) -> str:
         META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
     )
     return translation.get_language_from_request(request)
+
+
+def in_reader_language(render):
+    """Runs a consumer's (sync) render method in the language of the socket's reader.
+
+    Pushes are rendered per socket, so each reader gets their own language, as on a page.
+    """
+
+    @functools.wraps(render)
+    def rendered(consumer, *args, **kwargs):
+        language = scope_language(consumer.scope, getattr(consumer, "user", None))
+        with translation.override(language):
+            return render(consumer, *args, **kwargs)
+
+    return rendered
 
 
 class ProfileLanguageMiddleware:

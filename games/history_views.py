@@ -6,6 +6,7 @@ Thin edges: the queries live in `games.history`, the replayed boards in `games.r
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from games import history, replay, selectors, services
@@ -57,13 +58,17 @@ def game_replay(request, game_id: int):
     invited = set(request.session.get(INVITED_SESSION_KEY, []))
     if not selectors.can_see_table(game, request.user, invited=invited):
         return _refused(
-            request, "This table is private: only its players and invitees see it.", 403
+            request, gettext("This table is private: only its players and invitees see it."), 403
         )
     try:
         perspective, choices = replay.choose(game, request.user, request.GET.get("as"))
         step = replay.parse_step(request.GET.get("move"), game.version)
     except services.ServiceError as refusal:
-        return _refused(request, f"You cannot replay this game: {refusal}.", refusal.status)
+        return _refused(
+            request,
+            gettext("You cannot replay this game: %(reason)s.") % {"reason": refusal},
+            refusal.status,
+        )
     context = replay.replay_context(game, step, perspective, choices)
     return render(request, "games/replay.html", context)
 

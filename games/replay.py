@@ -10,6 +10,8 @@ Perspectives (who may use which is decided in `perspectives`):
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from games import rendering, selectors, services
 from games.engine import biblios
 from games.models import Game
@@ -41,11 +43,11 @@ def perspectives(game: Game, user) -> list[Perspective]:
     names = selectors.seat_names(game)
     choices = []
     if mine is not None:
-        choices.append(Perspective(MINE, "As I saw it", mine))
-    choices.append(Perspective(OPEN, "All hands open", None))
+        choices.append(Perspective(MINE, gettext("As I saw it"), mine))
+    choices.append(Perspective(OPEN, gettext("All hands open"), None))
     if staff:
         choices += [
-            Perspective(f"seat-{seat}", f"As {name} saw it", seat)
+            Perspective(f"seat-{seat}", gettext("As %(player)s saw it") % {"player": name}, seat)
             for seat, name in enumerate(names)
             if seat != mine
         ]

@@ -2,10 +2,11 @@
 
 from django import template
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
 
-from games.engine.cards import category_name
+from games.names import dice_list
 
 from .cards import card
 
@@ -17,7 +18,7 @@ def seat_name(names: list[str], seat) -> str:
     try:
         return names[seat]
     except (IndexError, TypeError):
-        return "somebody"
+        return gettext("somebody")
 
 
 @register.simple_tag(takes_context=True)
@@ -48,111 +49,195 @@ def action_form(context, action_type: str):
 
 @register.simple_tag(takes_context=True)
 def log_line(context, event: dict):
-    """One engine event (already filtered for this seat by `events_for`) in words."""
-    names, me, edition = context["names"], context["me"], context["edition"]
+    """One engine event (already filtered for this seat by `events_for`) in the reader's words.
 
-    def who(seat):
-        if seat is None:
-            return "somebody"
-        return "you" if seat == me else seat_name(names, seat)
-
-    def shown(card_id):
-        return card(card_id, edition)
-
+    Rendered per reader and per request, in the active language: "you" and a player's name
+    need different sentences in French and Spanish, so each line has both forms.
+    """
     line = LINES.get(event.get("type"))
     if line is None:
         return event.get("type", "")
-    text = line(event, who, shown, "a card", edition)
-    # Only "you" needs a capital: player names are shown as their owners wrote them.
-    return mark_safe("Y" + text[1:]) if text.startswith("you") else text
+    return line(_Event(event, context["names"], context["me"], context["edition"]))
 
 
-def _placed(event, who, shown, hidden, edition):
-    where = {
-        "self": "face down for themself",
-        "auction": "face down on the auction pile",
-        "public": "face up in the public space",
-    }[event["to"]]
-    if event.get("card"):
-        return format_html("{} placed {} {}", who(event["seat"]), shown(event["card"]), where)
-    return format_html("{} placed {} {}", who(event["seat"]), hidden, where)
+def _html(text: str, **values) -> str:
+    """A translated sentence with its %(name)s placeholders filled, everything escaped."""
+    escaped = {key: conditional_escape(value) for key, value in values.items()}
+    return mark_safe(conditional_escape(text) % escaped)
 
 
-def _church_used(event, who, shown, hidden, edition):
-    dice = " and ".join(category_name(die, edition) for die in event["dice"])
-    return format_html(
-        "{} used {}: {} {}", who(event["seat"]), shown(event["card"]), dice, f"{event['delta']:+d}"
+class _Event:
+    """An event with the reader's seat, so a line can say "you" to them."""
+
+    def __init__(self, event: dict, names: list[str], me, edition: str):
+        self.event, self.names, self.me, self.edition = event, names, me, edition
+
+    def mine(self, key: str = "seat") -> bool:
+        return self.event.get(key) is not None and self.event.get(key) == self.me
+
+    def name(self, key: str = "seat") -> str:
+        seat = self.event.get(key)
+        return gettext("somebody") if seat is None else seat_name(self.names, seat)
+
+    def card(self, hidden: str = "") -> str:
+        """The event's card if this reader may see it, else the words for a hidden card."""
+        card_id = self.event.get("card")
+        return card(card_id, self.edition) if card_id else hidden or gettext("a card")
+
+    def say(self, you: str, other: str, key: str = "seat", **values) -> str:
+        """`you` when the reader is the player at `key`, else `other` with their name."""
+        if self.mine(key):
+            return _html(you, **values)
+        return _html(other, player=self.name(key), **values)
+
+
+def _game_started(e: _Event):
+    count = e.event["players"]
+    you = ngettext(
+        "The game began with %(count)s player; you start.",
+        "The game began with %(count)s players; you start.",
+        count,
+    )
+    other = ngettext(
+        "The game began with %(count)s player; %(player)s starts.",
+        "The game began with %(count)s players; %(player)s starts.",
+        count,
+    )
+    return e.say(you, other, key="first_player", count=count)
+
+
+def _placed(e: _Event):
+    where = e.event["to"]
+    if where == "self":
+        you = gettext("You placed %(card)s face down for yourself")
+        other = gettext("%(player)s placed %(card)s face down for themself")
+    elif where == "auction":
+        you = gettext("You placed %(card)s face down on the auction pile")
+        other = gettext("%(player)s placed %(card)s face down on the auction pile")
+    else:
+        you = gettext("You placed %(card)s face up in the public space")
+        other = gettext("%(player)s placed %(card)s face up in the public space")
+    return e.say(you, other, card=e.card())
+
+
+def _took_own_card(e: _Event):
+    return e.say(
+        gettext("You took %(card)s (placed face down) into your hand"),
+        gettext("%(player)s took %(card)s (placed face down) into their hand"),
+        card=e.card(hidden=gettext("their card")),
     )
 
 
-def _paid(event, who, shown, hidden, edition):
-    cards = format_html_join(", ", "{}", ((shown(c),) for c in event["cards"]))
-    return format_html("{} paid {} ({} Gold bid)", who(event["seat"]), cards, event["amount"])
+def _church_used(e: _Event):
+    return e.say(
+        gettext("You used %(card)s: %(dice)s %(delta)s"),
+        gettext("%(player)s used %(card)s: %(dice)s %(delta)s"),
+        card=e.card(),
+        dice=dice_list(e.event["dice"], e.edition),
+        delta=f"{e.event['delta']:+d}",
+    )
 
 
-def _maybe(event, shown, hidden):
-    return shown(event["card"]) if event.get("card") else hidden
+def _auction_phase(e: _Event):
+    count = e.event["cards"]
+    text = ngettext(
+        "The auctions begin: %(count)s card in the auction pile",
+        "The auctions begin: %(count)s cards in the auction pile",
+        count,
+    )
+    return _html(text, count=count)
+
+
+def _paid(e: _Event):
+    paid = format_html_join(", ", "{}", ((card(c, e.edition),) for c in e.event["cards"]))
+    return e.say(
+        gettext("You paid %(cards)s (%(amount)s Gold bid)"),
+        gettext("%(player)s paid %(cards)s (%(amount)s Gold bid)"),
+        cards=paid,
+        amount=e.event["amount"],
+    )
+
+
+def _penalty(e: _Event, you: str, yours: str, other: str):
+    """A Medieval bluff penalty: `seat` takes or discards a card of `loser`'s hand."""
+    values = {"card": e.card(), "loser": e.name("loser")}
+    if e.mine("seat"):
+        return _html(you, **values)
+    if e.mine("loser"):
+        return _html(yours, player=e.name(), **values)
+    return _html(other, player=e.name(), **values)
 
 
 LINES = {
-    "game_started": lambda e, who, shown, hidden, ed: format_html(
-        "The game began with {} players; {} start.", e["players"], who(e["first_player"])
-    ),
-    "drew": lambda e, who, shown, hidden, ed: format_html(
-        "{} drew {}", who(e["seat"]), _maybe(e, shown, hidden)
+    "game_started": _game_started,
+    "drew": lambda e: e.say(
+        gettext("You drew %(card)s"), gettext("%(player)s drew %(card)s"), card=e.card()
     ),
     "placed": _placed,
-    "took_own_card": lambda e, who, shown, hidden, ed: format_html(
-        "{} took {} (placed face down) into hand", who(e["seat"]), _maybe(e, shown, "their card")
+    "took_own_card": _took_own_card,
+    "gift_turn": lambda e: e.say(
+        gettext("You draw and give out cards next"),
+        gettext("%(player)s draws and gives out cards next"),
     ),
-    "gift_turn": lambda e, who, shown, hidden, ed: format_html(
-        "Next to draw and give out cards: {}", who(e["seat"])
+    "picked": lambda e: e.say(
+        gettext("You took %(card)s from the public space"),
+        gettext("%(player)s took %(card)s from the public space"),
+        card=e.card(),
     ),
-    "picked": lambda e, who, shown, hidden, ed: format_html(
-        "{} took {} from the public space", who(e["seat"]), shown(e["card"])
-    ),
-    "church_acquired": lambda e, who, shown, hidden, ed: format_html(
-        "{} acquired {}", who(e["seat"]), shown(e["card"])
+    "church_acquired": lambda e: e.say(
+        gettext("You acquired %(card)s"), gettext("%(player)s acquired %(card)s"), card=e.card()
     ),
     "church_used": _church_used,
-    "church_unused": lambda e, who, shown, hidden, ed: format_html(
-        "{} discarded {} without using it", who(e["seat"]), shown(e["card"])
+    "church_unused": lambda e: e.say(
+        gettext("You discarded %(card)s without using it"),
+        gettext("%(player)s discarded %(card)s without using it"),
+        card=e.card(),
     ),
-    "auction_phase": lambda e, who, shown, hidden, ed: format_html(
-        "The auctions begin: {} cards in the auction pile", e["cards"]
+    "auction_phase": _auction_phase,
+    "auction_card": lambda e: e.say(
+        gettext("You put %(card)s up for auction"),
+        gettext("%(player)s put %(card)s up for auction"),
+        card=e.card(),
     ),
-    "auction_card": lambda e, who, shown, hidden, ed: format_html(
-        "{} put {} up for auction", who(e["seat"]), shown(e["card"])
+    "bid": lambda e: e.say(
+        gettext("You bid %(amount)s"),
+        gettext("%(player)s bid %(amount)s"),
+        amount=e.event["amount"],
     ),
-    "bid": lambda e, who, shown, hidden, ed: format_html("{} bid {}", who(e["seat"]), e["amount"]),
-    "passed": lambda e, who, shown, hidden, ed: format_html("{} passed", who(e["seat"])),
-    "auction_won": lambda e, who, shown, hidden, ed: format_html(
-        "{} won the auction with a bid of {}", who(e["seat"]), e["amount"]
+    "passed": lambda e: e.say(gettext("You passed"), gettext("%(player)s passed")),
+    "auction_won": lambda e: e.say(
+        gettext("You won the auction with a bid of %(amount)s"),
+        gettext("%(player)s won the auction with a bid of %(amount)s"),
+        amount=e.event["amount"],
     ),
-    "card_unsold": lambda e, who, shown, hidden, ed: format_html(
-        "Nobody bought {}; it leaves the game", shown(e["card"])
+    "card_unsold": lambda e: _html(
+        gettext("Nobody bought %(card)s; it leaves the game"), card=e.card()
     ),
     "paid": _paid,
-    "gave": lambda e, who, shown, hidden, ed: format_html(
-        "{} discarded {} face down", who(e["seat"]), _maybe(e, shown, hidden)
+    "gave": lambda e: e.say(
+        gettext("You discarded %(card)s face down"),
+        gettext("%(player)s discarded %(card)s face down"),
+        card=e.card(),
     ),
-    "card_bought": lambda e, who, shown, hidden, ed: format_html(
-        "{} took {}", who(e["seat"]), shown(e["card"])
+    "card_bought": lambda e: e.say(
+        gettext("You took %(card)s"), gettext("%(player)s took %(card)s"), card=e.card()
     ),
-    "refused": lambda e, who, shown, hidden, ed: format_html(
-        "{} refused to pay {}", who(e["seat"]), e["amount"]
+    "refused": lambda e: e.say(
+        gettext("You refused to pay %(amount)s"),
+        gettext("%(player)s refused to pay %(amount)s"),
+        amount=e.event["amount"],
     ),
-    "penalty_discard": lambda e, who, shown, hidden, ed: format_html(
-        "{} discarded {} from {}'s hand at random (Medieval bluff)",
-        who(e["seat"]),
-        _maybe(e, shown, hidden),
-        who(e["loser"]),
+    "penalty_discard": lambda e: _penalty(
+        e,
+        gettext("You discarded %(card)s from %(loser)s's hand at random (Medieval bluff)"),
+        gettext("%(player)s discarded %(card)s from your hand at random (Medieval bluff)"),
+        gettext("%(player)s discarded %(card)s from %(loser)s's hand at random (Medieval bluff)"),
     ),
-    "penalty_take": lambda e, who, shown, hidden, ed: format_html(
-        "{} took {} from {}'s hand as a penalty",
-        who(e["seat"]),
-        _maybe(e, shown, hidden),
-        who(e["loser"]),
+    "penalty_take": lambda e: _penalty(
+        e,
+        gettext("You took %(card)s from %(loser)s's hand as a penalty"),
+        gettext("%(player)s took %(card)s from your hand as a penalty"),
+        gettext("%(player)s took %(card)s from %(loser)s's hand as a penalty"),
     ),
-    "game_over": lambda e, who, shown, hidden, ed: "The game is over",
+    "game_over": lambda e: gettext("The game is over"),
 }
