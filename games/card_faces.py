@@ -15,6 +15,8 @@ from games.engine import cards
 SYMBOLS_FILE = "img/symbols.svg"
 
 CHURCH_EFFECTS = {(1,): "+1", (-1,): "−1", (1, -1): "±1"}
+# Scripts & Scribes prints its two-dice Bishop cards "+2"/"−2" (still 1 on each of two dice, R17).
+TWO_DICE_EFFECTS_SCRIPTS_AND_SCRIBES = {(1,): "+2", (-1,): "−2"}
 
 # Pip positions on a 3×3 grid (column, row), per die value.
 PIPS = {
@@ -64,7 +66,7 @@ def card_face(card_id: str, edition: str = "biblios") -> str:
             label=label,
             icon=symbol("church"),
             name=names.church_label(edition),
-            effect=CHURCH_EFFECTS[cards.CHURCH_DELTAS[card_id]],
+            effect=_church_effect(card_id, card["dice"], edition),
             dice=dice,
         )
     if card["kind"] == "gold":
@@ -83,6 +85,13 @@ def card_face(card_id: str, edition: str = "biblios") -> str:
         value=card["value"],
         letter=format_html(' <span class="card-letter">{}</span>', letter) if letter else "",
     )
+
+
+def _church_effect(card_id: str, dice: int, edition: str) -> str:
+    deltas = cards.CHURCH_DELTAS[card_id]
+    if edition == "scripts_and_scribes" and dice == 2:
+        return TWO_DICE_EFFECTS_SCRIPTS_AND_SCRIBES[deltas]
+    return CHURCH_EFFECTS[deltas]
 
 
 def die_face(value: int) -> str:

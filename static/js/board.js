@@ -26,12 +26,17 @@
   var soundToggle = document.getElementById("turn-sound");
   var audio = null;
   var wasMyTurn = isMyTurn();
-  var lastAnnounced = newestLine();
+  var lastAnnounced = logVersion();
   var pending = null; // what the page looked like before the current batch of swaps
 
   function isMyTurn() {
     var banner = document.getElementById("board-banner");
     return !!banner && banner.dataset.mine === "1";
+  }
+
+  function logVersion() {
+    var log = document.getElementById("board-log");
+    return log ? log.dataset.version : "";
   }
 
   function newestLine() {
@@ -143,11 +148,13 @@
       if (!before.cards[card.dataset.card]) card.classList.add("card-arrived");
     });
 
+    // Announced once per new board version: two moves can read the same ("You drew Gold 1").
     var line = newestLine();
-    if (announcer && line && line !== lastAnnounced) {
+    var version = logVersion();
+    if (announcer && line && version !== lastAnnounced) {
       var banner = document.querySelector("#board-banner .banner-text");
       announcer.textContent = mine && !wasMyTurn && banner ? line + ". " + banner.textContent.trim() : line;
-      lastAnnounced = line;
+      lastAnnounced = version;
     }
 
     if (mine && !wasMyTurn && soundOn()) beep();
