@@ -123,6 +123,9 @@
       focusInBoard: !!(active && active.closest && active.closest("#board")),
       focusKey: focusKey(active),
     };
+    // Also from here: an outerHTML swap detaches the element htmx reports "afterSwap" on, so
+    // that event may never bubble up to the body.
+    scheduleAfterUpdate();
   }
 
   var scheduled = false;
