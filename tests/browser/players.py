@@ -87,7 +87,15 @@ class Player:
         )
 
     def start_game(self) -> None:
-        self.page.click("#board-waiting form[action$='/start/'] [type=submit]")
+        """Start, and follow the page to the board if the answer sends it elsewhere (htmx's
+        HX-Redirect), so that whatever is set on the page afterwards stays on it."""
+        page = self.page
+        page.evaluate("window.__biblios_waiting_room = true")
+        with page.expect_response(lambda response: response.url.endswith("/start/")) as answer:
+            page.click("#board-waiting form[action$='/start/'] [type=submit]")
+        if answer.value.headers.get("hx-redirect"):
+            # Re-evaluated across navigations: true once the waiting room's document is gone.
+            page.wait_for_function("window.__biblios_waiting_room === undefined")
 
     def wait_for_board(self) -> None:
         self.page.wait_for_selector("#board-hand table", timeout=MOVE_TIMEOUT_MS)

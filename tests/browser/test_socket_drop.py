@@ -21,14 +21,14 @@ ABNORMAL_CLOSURE = 1006
 # Long enough for the other player's move to land while the socket is down, so the board can
 # only catch up through the resync on reconnect.
 RECONNECT_DELAY_MS = 3000
-WATCH_SOCKET = """(reconnectDelay) => {
+# Installed before the page's scripts run, so the first connection is seen too.
+RECORD_SOCKET_EVENTS = """
     window.__socket_events = [];
     for (const name of ["htmx:wsOpen", "htmx:wsClose"]) {
-        document.body.addEventListener(name, (event) => window.__socket_events.push(
+        document.addEventListener(name, (event) => window.__socket_events.push(
             name === "htmx:wsOpen" ? "open" : "close:" + event.detail.event.code));
     }
-    htmx.config.wsReconnectDelay = () => reconnectDelay;
-}"""
+"""
 
 
 class DroppableSocket:
@@ -65,17 +65,18 @@ def test_a_dropped_socket_reconnects_and_the_board_catches_up(live_site, browser
     dropped = next(player for player in players if not player.my_turn())
     mover = next(player for player in players if player is not dropped)
     socket = DroppableSocket(dropped.context)
+    dropped.context.add_init_script(RECORD_SOCKET_EVENTS)
     dropped.page.reload()  # the page's socket now goes through the route
-    dropped.page.wait_for_selector("#board-players .presence.online")
+    dropped.page.wait_for_function("window.__socket_events.includes('open')")
     dropped.mark_loaded()
-    dropped.page.evaluate(WATCH_SOCKET, RECONNECT_DELAY_MS)
+    dropped.page.evaluate(f"htmx.config.wsReconnectDelay = () => {RECONNECT_DELAY_MS}")
     seat = dropped.page.get_attribute("#board-players li.me", "data-seat")
     mover.page.wait_for_selector(f"#board-players li[data-seat='{seat}'] .presence.online")
     version = dropped.version()
 
     socket.drop()
-    dropped.page.wait_for_function("window.__socket_events.length > 0")
-    assert socket_events(dropped) == [f"close:{ABNORMAL_CLOSURE}"]
+    dropped.page.wait_for_function("window.__socket_events.length > 1")
+    assert socket_events(dropped) == ["open", f"close:{ABNORMAL_CLOSURE}"]
     # The server saw the socket go: the other player is told, live.
     mover.page.wait_for_selector(
         f"#board-players li[data-seat='{seat}'] .presence.offline", timeout=MOVE_TIMEOUT_MS
@@ -88,7 +89,7 @@ def test_a_dropped_socket_reconnects_and_the_board_catches_up(live_site, browser
 
     dropped.wait_for_version_above(version, timeout=RECONNECT_DELAY_MS + MOVE_TIMEOUT_MS)
     assert dropped.version() == mover.version()
-    assert socket_events(dropped) == [f"close:{ABNORMAL_CLOSURE}", "open"]
+    assert socket_events(dropped) == ["open", f"close:{ABNORMAL_CLOSURE}", "open"]
     assert len(socket.routes) == 2, "the page did not open a new socket"
     assert dropped.still_same_page(), "the board caught up by reloading, not by the socket"
     mover.page.wait_for_selector(
