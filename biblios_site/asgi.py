@@ -17,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from biblios_site.routing import websocket_urlpatterns  # noqa: E402
+from games import turns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -26,3 +27,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Bots and timed-out turns are played by a worker on this process's event loop (games/turns.py).
+turns.start_with_daphne()

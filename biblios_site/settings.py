@@ -131,7 +131,8 @@ if REDIS_URL:
     }
 else:
     # Only reaches consumers in the same process: fine for one dev server and the tests.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer with a cheaper expiry sweep (games/broadcast.py).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.broadcast.InMemoryChannelLayer"}}
 
 # The cache holds rate-limit counters: in Redis they are shared by every worker.
 if REDIS_URL:
@@ -146,6 +147,13 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 BENCHMARK_ECHO = env.bool("BENCHMARK_ECHO", default=False)
+
+# Bots and turn timers (games/turns.py): every daphne process runs the turn worker unless
+# TURN_WORKER is off; a bot waits BOT_MOVE_DELAY_S before moving so people can follow.
+TURN_WORKER = env.bool("TURN_WORKER", default=True)
+TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=0.25)
+BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.8)
+ABBOT_BUDGET_S = env.float("ABBOT_BUDGET_S", default=1.0)
 
 # "<count>/<seconds>" per user. Actions are counted across the web page, the socket and the
 # API together; a person plays a few per second at most, a bot somewhat more.

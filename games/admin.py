@@ -149,7 +149,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description="Players")
     def players(self, game):
-        return ", ".join(str(seat.user) for seat in game.seats.all())
+        return ", ".join(seat.display_name for seat in game.seats.all())
 
     @admin.display(description="Replay inspector")
     def inspect_link(self, game):

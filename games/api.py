@@ -21,7 +21,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
-from games import ratelimit, services
+from games import ratelimit, selectors, services
 from games.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -35,8 +35,17 @@ TABLE_FIELDS = {
     "forbid_uncoverable_bids": bool,
     "private": bool,
     "spectators_allowed": bool,
+    "turn_seconds": int,
+    "bots": list,
+    "rated": bool,
 }
-TYPE_WORDS = {int: "a whole number", str: "a string", bool: "true or false", dict: "a JSON object"}
+TYPE_WORDS = {
+    int: "a whole number",
+    str: "a string",
+    bool: "true or false",
+    dict: "a JSON object",
+    list: "a JSON array",
+}
 
 
 class BadRequest(services.ServiceError):
@@ -167,13 +176,26 @@ def table_json(game: Game, user) -> dict:
         "private": game.private,
         "spectators_allowed": game.spectators_allowed,
         "host": str(game.host),
-        "seats": [{"seat": seat.position, "name": str(seat.user)} for seat in game.seats.all()],
+        "seats": [_seat_json(seat) for seat in game.seats.all()],
         "seat": _my_seat(game, user),
+        "turn_seconds": game.turn_seconds,
+        "rated": game.rated,
         "created_at": game.created_at.isoformat(),
     }
     if game.host_id == user.pk:
         data["invite_code"] = game.invite_code
     return data
+
+
+def _seat_json(seat: Seat) -> dict:
+    """A seat and who plays it: `bot` is the level of the bot playing it now (null for its
+    person), `taken_over` says a bot stands in for a person who left or ran out of time."""
+    return {
+        "seat": seat.position,
+        "name": seat.display_name,
+        "bot": seat.bot_level or None,
+        "taken_over": seat.taken_over,
+    }
 
 
 def _board(game: Game, user) -> dict | None:
@@ -268,7 +290,8 @@ def game_board(request, game_id: int):
             "version": found.version,
             "status": found.status,
             "seat": _my_seat(found, request.user),
-            "players": [{"seat": s.position, "name": str(s.user)} for s in found.seats.all()],
+            "players": [_seat_json(seat) for seat in found.seats.all()],
+            "turn_deadline": _iso(selectors.turn_deadline(found, list(found.seats.all()))),
             "view": _board(found, request.user),
         }
     )
@@ -299,6 +322,26 @@ def game_actions(request, game_id: int):
             "view": services.board_for(played, request.user),
         }
     )
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+@api_view("POST")
+def leave_game(request, game_id: int):
+    """Leave a game in progress on purpose: the Scholar bot plays the seat to the end."""
+    checked_fields(json_body(request, optional=True), {})
+    services.leave_game(game_id, request.user)
+    return JsonResponse(table_json(_seated_game(game_id), request.user))
+
+
+@api_view("POST")
+def take_seat_back(request, game_id: int):
+    """Play one's seat again after leaving it (or after three timeouts)."""
+    checked_fields(json_body(request, optional=True), {})
+    services.take_seat_back(game_id, request.user)
+    return JsonResponse(table_json(_seated_game(game_id), request.user))
 
 
 @api_view("GET", "POST", "PUT", "PATCH", "DELETE")

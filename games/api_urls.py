@@ -28,6 +28,8 @@ urlpatterns = [
     path("tables/<api_id:game_id>/leave", api.leave_table, name="leave"),
     path("games/<api_id:game_id>", api.game_board, name="game"),
     path("games/<api_id:game_id>/actions", api.game_actions, name="actions"),
+    path("games/<api_id:game_id>/leave", api.leave_game, name="leave_game"),
+    path("games/<api_id:game_id>/take-back", api.take_seat_back, name="take_back"),
     path("games/<api_id:game_id>/record", api_record.game_record, name="record"),
     # Anything else under /api/ is a JSON 404 rather than Django's HTML page.
     re_path(r"^(?P<rest>.*)$", api.unknown_endpoint),

@@ -6,6 +6,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from games import chat, selectors, services
@@ -34,7 +35,9 @@ def chat_context(game: Game, user, *, may_watch: bool, error: str = "") -> dict:
             for channel in channels
         ],
         "can_post": getattr(user, "is_authenticated", False) and bool(channels),
-        "players": [s for s in game.seats.select_related("user") if s.user_id != user.pk]
+        "players": [
+            s for s in game.seats.select_related("user") if s.user_id not in (None, user.pk)
+        ]
         if channels
         else [],
         "posting_to": "players" if seated else "spectators",
@@ -88,7 +91,9 @@ def report(request, game_id: int):
         error, status = str(refusal).capitalize() + ".", refusal.status
     else:
         if not request.htmx:
-            messages.success(request, "Thank you: the moderators will look at your report.")
+            messages.success(
+                request, gettext("Thank you: the moderators will look at your report.")
+            )
     return _answer(request, game, error, status)
 
 

@@ -12,12 +12,14 @@ such game, 4400 too many malformed frames.
 
 import asyncio
 import json
+import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
 from games import broadcast, chat_views, presence, ratelimit, rendering, selectors, services
 from games.models import Game
@@ -30,6 +32,19 @@ CLOSE_NOT_FOUND = 4404
 
 MAX_FRAME_CHARS = 8 * 1024
 MAX_BAD_FRAMES = 20
+
+HEARTBEAT_S = presence.HEARTBEAT.total_seconds()
+
+
+def read_only(render):
+    """Run a render that only reads the database on the loop's thread pool rather than the one
+    thread all sync code of this process shares: on PostgreSQL the pushes of a move then wait
+    for their queries side by side, not one after another. Each thread has its own connection
+    and `database_sync_to_async` closes it after the call (back to the pool on PostgreSQL; kept
+    open on SQLite, where connections are per thread and opening one costs more than a push).
+    """
+    return database_sync_to_async(render, thread_sensitive=False)
+
 
 # htmx's ws extension adds the request headers to every frame it sends.
 HTMX_HEADERS = "HEADERS"
@@ -47,6 +62,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.as_json = query.get("format", [""])[-1] == "json"
         self.seated = False
+        self.position = None  # this user's seat (None: a spectator)
+        self.position_final = False  # seats no longer move: the game has started
+        self.connected = None  # the connected seats last read, and when (time.monotonic)
+        self.connected_at = 0.0
         self.user = None
         self.group = broadcast.game_group(self.game_id)
         self.sent = None  # (version, status) of the last board sent
@@ -89,7 +108,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """A move or table change was committed: send this user's board if it is news."""
         if self.sent is not None and event.get("version", 0) < self.sent[0]:
             return
-        await self._send_board(force=False)
+        await self._send_board(force=bool(event.get("seats_changed")))
 
     async def game_presence(self, event):
         """A player opened or closed the page: redraw who is connected."""
@@ -104,6 +123,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send(text_data=html)
 
+    @in_reader_language
     def _render_chat(self, channel: str) -> str:
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None:
@@ -179,7 +199,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send_board(self, *, force: bool, presence_only=False, message="") -> None:
         try:
-            board = await database_sync_to_async(self._render_board)(force, presence_only, message)
+            board = await read_only(self._render_board)(force, presence_only, message)
         except services.NotFound:
             await self._stop(CLOSE_NOT_FOUND)
             return
@@ -192,6 +212,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 self.sent = key
             await self.send(text_data=text)
 
+    @in_reader_language
     def _render_board(self, force: bool, presence_only: bool, message: str):
         """((version, status), frame) of this user's board, or None if there is no news."""
         game = Game.objects.filter(pk=self.game_id).first()
@@ -206,12 +227,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             raise services.NotAllowed("you may not watch this table")
         if not game.setup and presence_only:
             return None  # the waiting room does not show who is connected
-        connected = presence.connected_seats(game)
+        connected = self._connected_seats(game, fresh=force)
         if self.as_json:
             frame = {
                 "version": game.version,
                 "status": game.status,
-                "view": services.board_for(game, self.user) if game.setup else None,
+                "view": services.seat_board(game, self.position) if game.setup else None,
                 "connected": sorted(connected),
             }
             return key, json.dumps(frame)
@@ -225,6 +246,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         """Tell this client why its frame changed nothing."""
         await self.send(text_data=await database_sync_to_async(self._error_frame)(message, status))
 
+    @in_reader_language
     def _error_frame(self, message: str, status: int) -> str:
         """JSON `{"error", "status", "version"}`, or in HTML the board's message region (the
         waiting room, which is small, comes whole with its message)."""
@@ -268,7 +290,12 @@ class GameConsumer(AsyncWebsocketConsumer):
 
         Also notes whether this user is seated now, which decides if presence is announced.
         """
-        self.seated = services.seat_of(game, self.user) is not None
+        if not self.position_final:
+            self.position = services.seat_of(game, self.user)
+            # Seats are compacted at the start and never move afterwards (a bot taking over
+            # changes who plays a seat, not whose it is), so one look-up serves every push.
+            self.position_final = game.status != Game.Status.OPEN
+        self.seated = self.position is not None
         if self.seated:
             return True
         return game.spectators_allowed and selectors.can_see_table(
@@ -280,10 +307,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         session = self.scope.get("session")
         return set(session.get(INVITED_SESSION_KEY, [])) if session is not None else set()
 
+    def _connected_seats(self, game: Game, *, fresh: bool) -> set[int]:
+        """Who is connected, read again only when asked (a presence hint, a forced board) or
+        once older than a heartbeat (a dead worker's sockets expire without a hint): reading
+        it on every move was ~13% of a loaded worker."""
+        now = time.monotonic()
+        if fresh or self.connected is None or now - self.connected_at > HEARTBEAT_S:
+            self.connected, self.connected_at = presence.connected_seats(game), now
+        return self.connected
+
     async def _keep_presence(self):
         while True:
-            await asyncio.sleep(presence.HEARTBEAT.total_seconds())
-            await database_sync_to_async(presence.connected)(
+            await asyncio.sleep(HEARTBEAT_S)
+            await database_sync_to_async(presence.still_connected)(
                 self.game_id, self.user, self.channel_name
             )
 
@@ -320,4 +356,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def _send_lobby(self):
         user = self.scope.get("user")
-        await self.send(text_data=await database_sync_to_async(rendering.lobby_html)(user))
+        await self.send(text_data=await database_sync_to_async(self._render_lobby)(user))
+
+    @in_reader_language
+    def _render_lobby(self, user) -> str:
+        return rendering.lobby_html(user)

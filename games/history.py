@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from django import forms
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch, Q
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import selectors, services
+from games.forms import player_count_choices
 from games.models import Game, Move, Seat
 
 PAGE_SIZE = 25
@@ -21,35 +23,50 @@ PAGE_SIZE = 25
 class HistoryFilterForm(forms.Form):
     """The history page's filters, read from the query string (every field optional)."""
 
-    status = forms.ChoiceField(choices=[("", "Any status"), *Game.Status.choices], required=False)
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"),
+        choices=[("", gettext_lazy("Any status")), *Game.Status.choices],
+        required=False,
+    )
     edition = forms.ChoiceField(
-        choices=[("", "Any edition"), *Game.Edition.choices], required=False
+        label=gettext_lazy("Edition"),
+        choices=[("", gettext_lazy("Any edition")), *Game.Edition.choices],
+        required=False,
     )
     players = forms.TypedChoiceField(
-        label="Players",
-        choices=[("", "Any number"), (2, "2 players"), (3, "3 players"), (4, "4 players")],
+        label=gettext_lazy("Players"),
+        choices=lambda: [("", gettext("Any number")), *player_count_choices()],
         coerce=int,
         empty_value=None,
         required=False,
     )
     opponent = forms.CharField(
-        max_length=150, required=False, help_text="Part of a display name or username."
+        label=gettext_lazy("Opponent"),
+        max_length=150,
+        required=False,
+        help_text=gettext_lazy("Part of a display name or username."),
     )
     result = forms.ChoiceField(
-        choices=[("", "Won or lost"), ("won", "Won"), ("lost", "Lost")], required=False
+        label=gettext_lazy("Result"),
+        choices=[
+            ("", gettext_lazy("Won or lost")),
+            ("won", pgettext_lazy("game result", "Won")),
+            ("lost", pgettext_lazy("game result", "Lost")),
+        ],
+        required=False,
     )
     date_from = forms.DateField(
-        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=gettext_lazy("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     date_to = forms.DateField(
-        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
+        label=gettext_lazy("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
 
     def clean(self):
         data = super().clean()
         start, end = data.get("date_from"), data.get("date_to")
         if start and end and start > end:
-            self.add_error("date_to", "The end date comes before the start date.")
+            self.add_error("date_to", gettext("The end date comes before the start date."))
         return data
 
 
@@ -119,7 +136,7 @@ def _row(game: Game, subject) -> HistoryRow:
     mine = next((seat for seat in seats if seat.user_id == subject.pk), None)
     players = [
         {
-            "name": str(seat.user),
+            "name": seat.display_name,
             "vp": scores[seat.position]["vp"] if seat.position < len(scores) else None,
             "won": seat.position in winners,
             "is_subject": seat.user_id == subject.pk,
@@ -173,7 +190,7 @@ def game_record(game: Game, user) -> dict:
     itself carries secrets (the card a `give` discards, for one).
     """
     seats = [
-        {"seat": seat.position, "name": str(seat.user)}
+        {"seat": seat.position, "name": seat.display_name}
         for seat in game.seats.select_related("user").order_by("position")
     ]
     record = {

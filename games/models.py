@@ -8,6 +8,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext, pgettext_lazy
 
 from games.engine import biblios
 
@@ -22,10 +23,10 @@ def new_seed() -> int:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In progress"
-        FINISHED = "finished", "Finished"
-        ABORTED = "aborted", "Aborted"
+        OPEN = "open", pgettext_lazy("game status", "Waiting for players")
+        ACTIVE = "active", pgettext_lazy("game status", "In progress")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
+        ABORTED = "aborted", pgettext_lazy("game status", "Aborted")
 
     class Edition(models.TextChoices):
         BIBLIOS = "biblios", "Biblios"
@@ -93,9 +94,9 @@ class Seat(models.Model):
     """
 
     class BotLevel(models.TextChoices):
-        NOVICE = "novice", "Novice"
-        SCHOLAR = "scholar", "Scholar"
-        ABBOT = "abbot", "Abbot"
+        NOVICE = "novice", pgettext_lazy("bot level", "Novice")
+        SCHOLAR = "scholar", pgettext_lazy("bot level", "Scholar")
+        ABBOT = "abbot", pgettext_lazy("bot level", "Abbot")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -135,8 +136,19 @@ class Seat(models.Model):
         ]
 
     def __str__(self):
-        who = self.user or self.get_bot_level_display()
-        return f"{who} at seat {self.position} of game {self.game_id}"
+        return f"{self.display_name} at seat {self.position} of game {self.game_id}"
+
+    @property
+    def display_name(self) -> str:
+        """The player's name, or the bot's ("Scholar bot") for a bot's own seat."""
+        if self.user_id is None:
+            return gettext("%(level)s bot") % {"level": self.get_bot_level_display()}
+        return str(self.user)
+
+    @property
+    def taken_over(self) -> bool:
+        """A person's seat that a bot plays for now (they left or ran out of time)."""
+        return self.user_id is not None and bool(self.bot_level)
 
 
 class Move(models.Model):
@@ -239,8 +251,8 @@ class ChatMessage(models.Model):
     """A line of a table's chat: the players' channel, or the spectators' (kept apart)."""
 
     class Channel(models.TextChoices):
-        PLAYERS = "players", "Players"
-        SPECTATORS = "spectators", "Spectators"
+        PLAYERS = "players", pgettext_lazy("chat channel", "Players")
+        SPECTATORS = "spectators", pgettext_lazy("chat channel", "Spectators")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
     user = models.ForeignKey(

@@ -6,13 +6,17 @@ top-level element with `hx-swap-oob="true"`: a WebSocket message of concatenated
 htmx swap each one by id, while the element owning the socket stays outside every region.
 """
 
+import math
 from collections import defaultdict
 
 from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from games import selectors, services
-from games.engine.cards import CATEGORIES, KIND, category_name
+from games import presentation, selectors, services
+from games.engine.cards import CATEGORIES, KIND
 from games.models import Game
+from games.names import category_label, dice_list, gold_label
 
 # Board regions, in the order a live message swaps them; each has the root id `board-<name>`.
 REGIONS = (
@@ -29,23 +33,23 @@ REGIONS = (
     "log",
 )
 
-ABORTED_TEXT = "This game was ended by a moderator."
+ABORTED_TEXT = gettext_lazy("This game was ended by a moderator.")
 
 LOG_LENGTH = 30  # newest events shown on the board; the full log has its own page
 
 PLACE_LABELS = {
-    "self": "Keep it for yourself (face down)",
-    "auction": "Put it on the auction pile (face down)",
-    "public": "Offer it in the public space (face up)",
+    "self": gettext_lazy("Keep it for yourself (face down)"),
+    "auction": gettext_lazy("Put it on the auction pile (face down)"),
+    "public": gettext_lazy("Offer it in the public space (face up)"),
 }
 
 AWAITING_WORDS = {
-    "place": "place a drawn card",
-    "pick": "pick a card from the public space",
-    "church": "resolve a church card",
-    "bid": "bid or pass",
-    "pay": "pay for the card won",
-    "give": "discard cards for the Gold card won",
+    "place": gettext_lazy("place a drawn card"),
+    "pick": gettext_lazy("pick a card from the public space"),
+    "church": gettext_lazy("resolve a church card"),
+    "bid": gettext_lazy("bid or pass"),
+    "pay": gettext_lazy("pay for the card won"),
+    "give": gettext_lazy("discard cards for the Gold card won"),
 }
 
 
@@ -62,7 +66,25 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
         context["banner"] = {"mine": False, "text": ABORTED_TEXT}
         context["actions"] = {"any": False}
     context["log"] = selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
+    context["turn"] = _turn(game, view, context["players"])
+    if game.status == Game.Status.FINISHED:
+        context["rematch"] = _rematch(game, user, view["seat"])
     return context
+
+
+def _rematch(game: Game, user, seat) -> dict:
+    """What the finished board offers a player: open a rematch, or join the one offered."""
+    offer = services.rematch_offer(game)
+    if offer is None:
+        return {"can_ask": seat is not None}
+    seats = list(offer.seats.select_related("user"))
+    return {
+        "can_ask": seat is not None,
+        "offer": offer,
+        "host_name": next((str(s.user) for s in seats if s.user_id == offer.host_id), ""),
+        "seated": any(s.user_id == getattr(user, "pk", None) for s in seats),
+        "free_seats": offer.num_players - len(seats),
+    }
 
 
 def view_context(game: Game, view: dict, names: list[str], *, connected=None) -> dict:
@@ -81,7 +103,7 @@ def view_context(game: Game, view: dict, names: list[str], *, connected=None) ->
         "edition": edition,
         "players": _players(view, names, connected),
         "dice": [
-            {"category": category, "name": category_name(category, edition), "value": value}
+            {"category": category, "name": category_label(category, edition), "value": value}
             for category, value in view["dice"].items()
         ],
         "banner": _banner(view, names),
@@ -124,6 +146,7 @@ def players_html(game: Game, user, *, connected) -> str:
     """Only the players region, as an oob swap: enough when somebody connects or leaves."""
     view = services.board_for(game, user)
     players = _players(view, selectors.seat_names(game), connected)
+    _mark_bots(game, players)
     context = {"view": view, "players": players, "oob": True}
     return render_to_string("games/board.html#players", context)
 
@@ -158,6 +181,33 @@ def lobby_html(user) -> str:
 # ----------------------------------------------------------------------------- regions
 
 
+def _mark_bots(game: Game, players: list[dict]) -> list:
+    """Mark who is a bot, or has a bot playing for them, in everybody's players list."""
+    seats = list(game.seats.all())
+    by_position = {seat.position: seat for seat in seats}
+    for player in players:
+        seat = by_position.get(player["seat"])
+        player["bot"] = seat.get_bot_level_display() if seat and seat.bot_level else ""
+        player["taken_over"] = bool(seat and seat.taken_over)
+    return seats
+
+
+def _turn(game: Game, view: dict, players: list[dict]) -> dict:
+    """The turn clock (from the server's deadline) and who a bot stands in for."""
+    seats = _mark_bots(game, players)
+    deadline = selectors.turn_deadline(game, seats)
+    mine = next((seat for seat in seats if seat.position == view["seat"]), None)
+    left = (deadline - timezone.now()).total_seconds() if deadline else 0
+    return {
+        "deadline": deadline,
+        "seconds_left": max(0, math.ceil(left)),
+        "mine": deadline is not None and view["to_act"] == [view["seat"]],
+        "taken_over": [player["name"] for player in players if player["taken_over"]],
+        "my_seat_taken_over": bool(mine and mine.taken_over and game.status == "active"),
+        "can_leave": bool(mine and mine.user_id and not mine.bot_level and game.status == "active"),
+    }
+
+
 def _players(view: dict, names: list[str], connected) -> list[dict]:
     awaiting = view["awaiting"]
     players = []
@@ -180,24 +230,50 @@ def _players(view: dict, names: list[str], connected) -> list[dict]:
 
 
 def _banner(view: dict, names: list[str]) -> dict:
+    """Who acts and what is awaited, with the phase and its active player and help for the step."""
     awaiting = view["awaiting"]
     if awaiting is None:
-        return {"mine": False, "text": "The game is over."}
+        return {"mine": False, "text": gettext("The game is over."), "step": "over"}
     step, seat = awaiting["step"], awaiting["seat"]
-    if seat != view["seat"]:
-        return {"mine": False, "text": f"Waiting for {names[seat]} to {AWAITING_WORDS[step]}."}
-    texts = {
-        "place": "Your turn: place this card.",
-        "pick": "Your turn: pick a card from the public space.",
-        "church": "Your turn: use your church card, or don't.",
-        "bid": "Your turn: bid or pass.",
-        "pay": f"You won the auction: pay at least {awaiting.get('amount')} in Gold.",
-        "give": (
-            f"You won the Gold card: discard {awaiting.get('remaining')} more "
-            f"card{'s' if awaiting.get('remaining') != 1 else ''} face down."
-        ),
+    turn = {
+        "step": step,
+        "awaiting_name": names[seat],
+        "phase_line": _phase_line(view, names),
+        "help": presentation.step_help(step),
     }
-    return {"mine": True, "text": texts[step]}
+    if seat != view["seat"]:
+        text = gettext("Waiting for %(player)s to %(doing)s.")
+        values = {"player": names[seat], "doing": AWAITING_WORDS[step]}
+        return {**turn, "mine": False, "text": text % values}
+    if step == "pay":
+        text = gettext("You won the auction: pay at least %(amount)s in Gold.") % {
+            "amount": awaiting.get("amount")
+        }
+    elif step == "give":
+        remaining = awaiting.get("remaining")
+        text = ngettext(
+            "You won the Gold card: discard %(count)s more card face down.",
+            "You won the Gold card: discard %(count)s more cards face down.",
+            remaining,
+        ) % {"count": remaining}
+    else:
+        text = {
+            "place": gettext("Your turn: place this card."),
+            "pick": gettext("Your turn: pick a card from the public space."),
+            "church": gettext("Your turn: use your church card, or don't."),
+            "bid": gettext("Your turn: bid or pass."),
+        }[step]
+    return {**turn, "mine": True, "text": text}
+
+
+def _phase_line(view: dict, names: list[str]) -> str:
+    """The phase and its active player: the one giving out cards, or auctioning."""
+    active = names[view["active"]] if view["active"] is not None else ""
+    if view["phase"] == "gift" and view["edition"] == "scripts_and_scribes":
+        return gettext("Donation phase: %(player)s draws and gives out cards.") % {"player": active}
+    if view["phase"] == "gift":
+        return gettext("Gift phase: %(player)s draws and gives out cards.") % {"player": active}
+    return gettext("Auction phase: %(player)s auctions a card.") % {"player": active}
 
 
 def _auction(view: dict, names: list[str]) -> dict | None:
@@ -216,7 +292,7 @@ def _auction(view: dict, names: list[str]) -> dict | None:
         ],
         "passed_names": [names[seat] for seat in auction["passed"]],
         "excluded_names": [names[seat] for seat in auction["excluded"]],
-        "unit": "cards" if auction["gold"] else "Gold",
+        "unit": pgettext_lazy("bid unit", "cards") if auction["gold"] else gold_label(),
     }
 
 
@@ -267,11 +343,15 @@ def _actions(view: dict, edition: str) -> dict:
 
 
 def _church_label(dice: list[str], delta: int, edition: str) -> str:
-    verb = "Raise" if delta > 0 else "Lower"
-    return f"{verb} {' and '.join(category_name(die, edition) for die in dice)} by 1"
+    text = gettext("Raise %(dice)s by 1") if delta > 0 else gettext("Lower %(dice)s by 1")
+    return text % {"dice": dice_list(dice, edition)}
 
 
-DECIDING_STEP_WORDS = {"vp": "victory points", "gold": "Gold value", "shared": "a complete tie"}
+DECIDING_STEP_WORDS = {
+    "vp": gettext_lazy("victory points"),
+    "gold": gettext_lazy("Gold value"),
+    "shared": gettext_lazy("a complete tie"),
+}
 
 
 def decided_by_words(step: str | None, edition: str) -> str:
@@ -282,7 +362,9 @@ def decided_by_words(step: str | None, edition: str) -> str:
         return DECIDING_STEP_WORDS[step]
     category, what = step.rsplit("_", 1)
     if category in CATEGORIES:
-        return f"{category_name(category, edition)} {'total' if what == 'total' else 'letter'}"
+        if what == "total":
+            return gettext("%(category)s total") % {"category": category_label(category, edition)}
+        return gettext("%(category)s letter") % {"category": category_label(category, edition)}
     return step
 
 
@@ -294,7 +376,7 @@ def _score(view: dict, names: list[str], edition: str) -> dict | None:
     for entry in result["categories"]:
         categories.append(
             {
-                "name": category_name(entry["category"], edition),
+                "name": category_label(entry["category"], edition),
                 "die": entry["die"],
                 "cells": [
                     {
@@ -328,7 +410,14 @@ def _score(view: dict, names: list[str], edition: str) -> dict | None:
         "ranking": ranking,
         "winners": [names[seat] for seat in result["winners"]],
         "shared_win": result["shared_win"],
-        "win_decided_by": decided_by_words(result["win_decided_by"], edition),
+        # A win on victory points needs no explanation; only tie-breaks are spelled out.
+        "win_decided_by": (
+            decided_by_words(result["win_decided_by"], edition)
+            if result["win_decided_by"] != "vp"
+            else ""
+        ),
         "vp_row": [players[seat]["vp"] for seat in range(len(names))],
         "gold_row": [players[seat]["gold"] for seat in range(len(names))],
+        "chart": presentation.score_chart(result, names, edition),
+        "tie_breaks": presentation.tie_break_lines(result, names, edition),
     }

@@ -7,21 +7,36 @@ may not know.
 
 import threading
 from collections import OrderedDict
+from datetime import datetime
 
 from django.db.models import Count
+from django.utils.translation import gettext
 
 from games.engine import biblios
-from games.engine.cards import CATEGORIES, CATEGORY, KIND, LETTER, VALUE, category_name, letter_rank
+from games.engine.cards import CATEGORIES, CATEGORY, KIND, LETTER, VALUE, letter_rank
 from games.models import Game, Seat
+from games.names import category_label
 
 
 def seat_names(game: Game) -> list[str]:
     """Display names by seat position; a free seat is "(free seat)"."""
-    names = ["(free seat)"] * game.num_players
+    names = [gettext("(free seat)")] * game.num_players
     for seat in game.seats.select_related("user"):
         if seat.position < game.num_players:
-            names[seat.position] = str(seat.user)
+            names[seat.position] = seat.display_name
     return names
+
+
+def turn_deadline(game: Game, seats) -> datetime | None:
+    """When the person to act runs out of time (None: untimed, a bot's turn, or no turn).
+
+    `Game.due_at` is that deadline on a person's turn; on a bot's it is the bot's move time.
+    """
+    if not (game.turn_seconds and game.due_at and game.status == Game.Status.ACTIVE):
+        return None
+    to_act = biblios.to_act(game.engine_state())
+    acting = next((seat for seat in seats if to_act and seat.position == to_act[0]), None)
+    return game.due_at if acting is not None and not acting.bot_level else None
 
 
 def can_see_table(game: Game, user, *, invited=frozenset()) -> bool:
@@ -134,7 +149,7 @@ def hand_groups(hand: list[str], edition: str) -> dict:
         groups.append(
             {
                 "category": category,
-                "name": category_name(category, edition),
+                "name": category_label(category, edition),
                 "cards": held,
                 "total": sum(VALUE[card] for card in held),
                 "best_letter": min(letters, key=letter_rank) if letters else None,

@@ -7,9 +7,13 @@ its own view from the database (`view(state, seat)`).
 
 import hashlib
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import broadcast
 from games.engine import biblios
@@ -49,6 +53,18 @@ class IllegalMove(ServiceError):
     """The engine refused the action; the message names the rule."""
 
 
+class TimeUp(Conflict):
+    """The player's time for this move ran out (the server's deadline, not the browser's)."""
+
+
+# A table's turn time: 30 s, 1 min or 3 min; None (no timer) for friendly games.
+TURN_SECONDS = (30, 60, 180)
+# A person who lets their time run out this many turns in a row is replaced by a bot.
+TIMEOUTS_BEFORE_TAKEOVER = 3
+# The bot that moves for a person who ran out of time, and that takes over a seat left.
+STAND_IN_LEVEL = Seat.BotLevel.SCHOLAR
+
+
 @dataclass(frozen=True)
 class TableSettings:
     num_players: int
@@ -57,6 +73,11 @@ class TableSettings:
     forbid_uncoverable_bids: bool = False
     private: bool = False
     spectators_allowed: bool = True
+    turn_seconds: int | None = None
+    # Bot levels for the seats after the host's, in order; None or "" leaves a seat for people.
+    bots: tuple = ()
+    # None: rated when only people sit down, unrated as soon as a bot does.
+    rated: bool | None = None
 
     def engine_options(self) -> dict:
         return {
@@ -79,17 +100,28 @@ def seat_of(game: Game, user) -> int | None:
     return game.seats.filter(user=user).values_list("position", flat=True).first()
 
 
+def _seat_row(game: Game, user) -> Seat | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return game.seats.filter(user=user).first()
+
+
 # ----------------------------------------------------------------------------- tables
 
 
 def create_table(host, table: TableSettings) -> Game:
     """Open a table and seat its host (R1's 2–4 players, §8's options per edition)."""
     if table.num_players not in (2, 3, 4):
-        raise ServiceError("a table seats 2, 3 or 4 players")
+        raise ServiceError(gettext("a table seats 2, 3 or 4 players"))
     if table.edition not in Game.Edition.values:
         raise ServiceError(f"unknown edition {table.edition!r}")
     if table.medieval_bluff and table.edition != Game.Edition.BIBLIOS:
-        raise ServiceError("Medieval bluff is a Biblios option, not in Scripts & Scribes (R15)")
+        raise ServiceError(
+            gettext("Medieval bluff is a Biblios option, not in Scripts & Scribes (R15)")
+        )
+    if table.turn_seconds is not None and table.turn_seconds not in TURN_SECONDS:
+        raise ServiceError(gettext("the turn time must be 30, 60 or 180 seconds, or none"))
+    bots = _checked_bots(table)
     with transaction.atomic():
         game = Game.objects.create(
             host=host,
@@ -98,10 +130,34 @@ def create_table(host, table: TableSettings) -> Game:
             options=table.engine_options(),
             private=table.private,
             spectators_allowed=table.spectators_allowed,
+            turn_seconds=table.turn_seconds,
+            rated=not any(bots) if table.rated is None else table.rated,
         )
         Seat.objects.create(game=game, user=host, position=0)
+        Seat.objects.bulk_create(
+            Seat(game=game, user=None, bot_level=level, position=position)
+            for position, level in enumerate(bots, start=1)
+            if level
+        )
         transaction.on_commit(lambda: broadcast.lobby_changed())
     return game
+
+
+def _checked_bots(table: TableSettings) -> list[str]:
+    """The bot level of each seat after the host's ("" for a seat left to people)."""
+    if isinstance(table.bots, str | bytes) or not isinstance(table.bots, list | tuple):
+        raise ServiceError(gettext("bots must be a list of bot levels (or nulls for open seats)"))
+    if len(table.bots) > table.num_players - 1:
+        raise ServiceError(
+            f"a table of {table.num_players} has {table.num_players - 1} seats besides the host's"
+        )
+    levels = [level or "" for level in table.bots]
+    for level in levels:
+        if level and level not in Seat.BotLevel.values:
+            raise ServiceError(
+                f"unknown bot level {str(level)[:20]!r}: use novice, scholar or abbot"
+            )
+    return levels
 
 
 def join_table(game_id: int, user) -> Game:
@@ -109,13 +165,13 @@ def join_table(game_id: int, user) -> Game:
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.OPEN:
-            raise Conflict("this game has already started")
+            raise Conflict(gettext("this game has already started"))
         taken = list(game.seats.values_list("position", "user_id"))
         if any(user_id == user.pk for _, user_id in taken):
-            raise Conflict("you are already seated at this table")
+            raise Conflict(gettext("you are already seated at this table"))
         free = sorted(set(range(game.num_players)) - {position for position, _ in taken})
         if not free:
-            raise Conflict("this table is full")
+            raise Conflict(gettext("this table is full"))
         Seat.objects.create(game=game, user=user, position=free[0])
         _after_commit(game, lobby=True)
     return game
@@ -124,7 +180,7 @@ def join_table(game_id: int, user) -> Game:
 def join_by_invite(invite_code: str, user) -> Game:
     game = Game.objects.filter(invite_code=invite_code).only("pk").first()
     if game is None:
-        raise NotFound("this invite link is not valid")
+        raise NotFound(gettext("this invite link is not valid"))
     return join_table(game.pk, user)
 
 
@@ -133,10 +189,10 @@ def leave_table(game_id: int, user) -> Game:
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.OPEN:
-            raise Conflict("a game in progress cannot be left from the lobby")
+            raise Conflict(gettext("a game in progress cannot be left from the lobby"))
         seat = game.seats.filter(user=user).first()
         if seat is None:
-            raise Conflict("you are not seated at this table")
+            raise Conflict(gettext("you are not seated at this table"))
         if game.host_id == user.pk:
             game.status = Game.Status.ABORTED
             game.finished_at = timezone.now()
@@ -152,26 +208,28 @@ def remove_player(game_id: int, host, user_id: int) -> Game:
     with transaction.atomic():
         game = _locked(game_id)
         if game.host_id != host.pk:
-            raise NotAllowed("only the host can remove players")
+            raise NotAllowed(gettext("only the host can remove players"))
         if game.status != Game.Status.OPEN:
-            raise Conflict("players can only be removed before the start")
+            raise Conflict(gettext("players can only be removed before the start"))
         if user_id == host.pk:
-            raise ServiceError("the host cannot remove themself; leave the table instead")
+            raise ServiceError(gettext("the host cannot remove themself; leave the table instead"))
         deleted, _ = game.seats.filter(user_id=user_id).delete()
         if not deleted:
-            raise NotFound("that player is not at this table")
+            raise NotFound(gettext("that player is not at this table"))
         _after_commit(game, lobby=True)
     return game
 
 
-def start_game(game_id: int, user, *, first_player: int | None = None) -> Game:
+def start_game(
+    game_id: int, user, *, first_player: int | None = None, now: datetime | None = None
+) -> Game:
     """The host starts a full table; the first player is drawn from the seed (R2)."""
     with transaction.atomic():
         game = _locked(game_id)
         if game.host_id != user.pk:
-            raise NotAllowed("only the host can start the game")
+            raise NotAllowed(gettext("only the host can start the game"))
         if game.status != Game.Status.OPEN:
-            raise Conflict("this game has already started")
+            raise Conflict(gettext("this game has already started"))
         if game.seats.count() != game.num_players:
             raise Conflict(f"the table needs {game.num_players} players to start")
         _compact_seats(game)
@@ -189,8 +247,9 @@ def start_game(game_id: int, user, *, first_player: int | None = None) -> Game:
         game.state = biblios.dumps(state)
         game.version = state.version
         game.status = Game.Status.ACTIVE
-        game.started_at = timezone.now()
-        game.save(update_fields=["setup", "state", "version", "status", "started_at"])
+        game.started_at = now or timezone.now()
+        game.due_at = _due_at(game, state, game.started_at)
+        game.save(update_fields=["setup", "state", "version", "status", "started_at", "due_at"])
         _after_commit(game, lobby=True)
     return game
 
@@ -205,53 +264,185 @@ def _compact_seats(game: Game) -> None:
 # ------------------------------------------------------------------------------ moves
 
 
-def submit_action(game_id: int, user, action, expected_version) -> Game:
-    """Apply one action for `user` if it is legal and made against the current version.
+def submit_action(
+    game_id: int, user, action, expected_version, *, now: datetime | None = None
+) -> Game:
+    """Apply one action for `user` if it is legal, in time and made against the current version.
 
     Exactly one of two racing submissions applies: the row lock serialises them where the
     database has locks, and the version check plus the unique (game, seq) move make the loser
-    fail everywhere else.
+    fail everywhere else. `now` is the time of arrival (tests pass it instead of sleeping).
     """
     if isinstance(expected_version, bool) or not isinstance(expected_version, int):
-        raise ServiceError("the board version must be a whole number")
+        raise ServiceError(gettext("the board version must be a whole number"))
+    now = now or timezone.now()
     try:
         with transaction.atomic():
             game = _locked(game_id)
-            position = seat_of(game, user)
-            if position is None:
-                raise NotAllowed("you are not playing in this game")
+            seat = _seat_row(game, user)
+            if seat is None:
+                raise NotAllowed(gettext("you are not playing in this game"))
             if game.status != Game.Status.ACTIVE:
                 raise Conflict(f"this game is {game.get_status_display().lower()}")
             if expected_version != game.version:
                 raise StaleVersion(game.version)
+            if seat.bot_level:
+                raise Conflict(
+                    "a bot is playing your seat since you left: take your seat back first"
+                )
             state = game.engine_state()
-            try:
-                new_state = biblios.apply_action(state, position, action)
-            except biblios.IllegalAction as refusal:
-                raise IllegalMove(str(refusal)) from None
-            Move.objects.create(
-                game=game,
-                seq=new_state.version,
-                seat=position,
-                action=action,
-                state_hash=state_hash(new_state),
-            )
-            updated = _save_state(game, new_state, previous_version=state.version)
-            if not updated:
-                raise StaleVersion(Game.objects.get(pk=game_id).version)
-            if game.status == Game.Status.FINISHED:
-                record_places(game)
-            _after_commit(game, lobby=game.status == Game.Status.FINISHED)
+            if (
+                game.due_at is not None
+                and now >= game.due_at
+                and seat.position in biblios.to_act(state)
+            ):
+                raise TimeUp("your time for this move ran out; a bot moves for you this turn")
+            if seat.consecutive_timeouts:
+                Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
+            _apply(game, state, seat.position, action, Move.PlayedBy.PLAYER, now)
     except IntegrityError:
         raise StaleVersion(Game.objects.get(pk=game_id).version) from None
     return game
 
 
-def _save_state(game: Game, state: biblios.State, *, previous_version: int) -> bool:
+def play_due_turn(
+    game_id: int, action, expected_version: int, *, now: datetime | None = None
+) -> Game:
+    """Apply the move the turn worker chose for the seat to act, if it is still due.
+
+    The seat is a bot's own, a person's seat a bot took over, or a person whose time ran out:
+    that automatic move is logged as such and counted, and the third in a row hands the seat
+    to the Scholar for the rest of the game. Version check and row lock as in `submit_action`,
+    so several workers racing on one due game apply one move.
+    """
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            game = _locked(game_id)
+            if game.status != Game.Status.ACTIVE:
+                raise Conflict(f"this game is {game.get_status_display().lower()}")
+            if expected_version != game.version:
+                raise StaleVersion(game.version)
+            if game.due_at is None or now < game.due_at:
+                raise Conflict(gettext("no move is due in this game yet"))
+            state = game.engine_state()
+            seat = game.seats.get(position=biblios.to_act(state)[0])
+            if seat.user_id is None:
+                played_by = Move.PlayedBy.BOT
+            elif seat.bot_level:
+                played_by = Move.PlayedBy.TAKEOVER
+            else:
+                played_by = Move.PlayedBy.TIMEOUT
+                seat.consecutive_timeouts += 1
+                if seat.consecutive_timeouts >= TIMEOUTS_BEFORE_TAKEOVER:
+                    seat.bot_level, seat.abandoned = STAND_IN_LEVEL, True
+                seat.save(update_fields=["consecutive_timeouts", "bot_level", "abandoned"])
+            _apply(game, state, seat.position, action, played_by, now)
+    except IntegrityError:
+        raise StaleVersion(Game.objects.get(pk=game_id).version) from None
+    return game
+
+
+def _apply(game: Game, state, position: int, action, played_by: str, now: datetime) -> None:
+    """Apply, log and save one move of the locked `game`, and schedule the next due time."""
+    try:
+        new_state = biblios.apply_action(state, position, action)
+    except biblios.IllegalAction as refusal:
+        raise IllegalMove(str(refusal)) from None
+    Move.objects.create(
+        game=game,
+        seq=new_state.version,
+        seat=position,
+        action=action,
+        state_hash=state_hash(new_state),
+        played_by=played_by,
+    )
+    due_at = _due_at(game, new_state, now)
+    if not _save_state(game, new_state, previous_version=state.version, due_at=due_at):
+        raise StaleVersion(Game.objects.get(pk=game.pk).version)
+    if game.status == Game.Status.FINISHED:
+        record_places(game)
+    _after_commit(game, lobby=game.status == Game.Status.FINISHED)
+
+
+def _due_at(game: Game, state: biblios.State, now: datetime) -> datetime | None:
+    """When the turn worker must act on `game`: a bot's move after the readable delay, or the
+    end of a timed person's turn; None while a person has all the time they want, or at the end.
+    """
+    to_act = biblios.to_act(state)
+    if not to_act:
+        return None
+    if game.seats.filter(position=to_act[0]).exclude(bot_level="").exists():
+        return now + timedelta(seconds=settings.BOT_MOVE_DELAY_S)
+    if game.turn_seconds:
+        return now + timedelta(seconds=game.turn_seconds)
+    return None
+
+
+# ----------------------------------------------------------------------- leaving a game
+
+
+def leave_game(game_id: int, user, *, now: datetime | None = None) -> Game:
+    """A player leaves a game in progress on purpose: the Scholar plays their seat to the end.
+
+    It counts as a game left on their profile unless they come back (`take_seat_back`).
+    """
+    with transaction.atomic():
+        game, seat = _running_seat(game_id, user)
+        if seat.bot_level:
+            raise Conflict(gettext("a bot already plays your seat"))
+        seat.bot_level, seat.abandoned, seat.consecutive_timeouts = STAND_IN_LEVEL, True, 0
+        seat.save(update_fields=["bot_level", "abandoned", "consecutive_timeouts"])
+        _reschedule(game, seat, now or timezone.now())
+    return game
+
+
+def take_seat_back(game_id: int, user, *, now: datetime | None = None) -> Game:
+    """A player who left (or was replaced after three timeouts) plays their seat again.
+
+    Coming back before the end means the game no longer counts as left.
+    """
+    with transaction.atomic():
+        game, seat = _running_seat(game_id, user)
+        if not seat.bot_level:
+            raise Conflict(gettext("you are already playing your seat"))
+        seat.bot_level, seat.abandoned, seat.consecutive_timeouts = "", False, 0
+        seat.save(update_fields=["bot_level", "abandoned", "consecutive_timeouts"])
+        _reschedule(game, seat, now or timezone.now())
+    return game
+
+
+def _running_seat(game_id: int, user) -> tuple[Game, Seat]:
+    game = _locked(game_id)
+    seat = _seat_row(game, user)
+    if seat is None:
+        raise NotAllowed(gettext("you are not playing in this game"))
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict(f"this game is {game.get_status_display().lower()}")
+    return game, seat
+
+
+def _reschedule(game: Game, seat: Seat, now: datetime) -> None:
+    """After `seat` changed hands: a new due time if it is that seat's turn, and a push.
+
+    The board's version does not change, so the push is forced (the players list and banner
+    show who plays each seat).
+    """
+    if seat.position in biblios.to_act(game.engine_state()):
+        game.due_at = _due_at(game, game.engine_state(), now)
+        game.save(update_fields=["due_at"])
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: broadcast.game_changed(game_id, version, seats_changed=True))
+
+
+def _save_state(
+    game: Game, state: biblios.State, *, previous_version: int, due_at: datetime | None
+) -> bool:
     """Write the new cached state only if nobody else moved first (optimistic check)."""
     game.state = biblios.dumps(state)
     game.version = state.version
-    fields = {"state": game.state, "version": game.version}
+    game.due_at = due_at
+    fields = {"state": game.state, "version": game.version, "due_at": due_at}
     if state.phase == "over":
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
@@ -269,9 +460,9 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
     """A moderator ends a game in progress (or an open table); its players see why it ended."""
     reason = (reason or "").strip()
     if not getattr(moderator, "is_staff", False):
-        raise NotAllowed("only moderators can abort games")
+        raise NotAllowed(gettext("only moderators can abort games"))
     if not reason:
-        raise ServiceError("give a reason for aborting the game")
+        raise ServiceError(gettext("give a reason for aborting the game"))
     with transaction.atomic():
         game = _locked(game_id)
         if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
@@ -323,7 +514,73 @@ def rebuild_state(game: Game) -> biblios.State:
 
 def board_for(game: Game, user) -> dict:
     """What `user` may see of `game` now: their seat's view, or a spectator's (R22)."""
-    position = seat_of(game, user)
+    return seat_board(game, seat_of(game, user))
+
+
+def seat_board(game: Game, position: int | None) -> dict:
+    """`board_for` when the caller already knows the user's seat (a socket remembers it once
+    the game has started, saving a query per push)."""
     if position is None and not game.spectators_allowed:
-        raise NotAllowed("this table does not allow spectators")
+        raise NotAllowed(gettext("this table does not allow spectators"))
     return biblios.view(game.engine_state(), position)
+
+
+# ---------------------------------------------------------------------------- rematch
+
+# How long a finished game's page offers the rematch table to its other players.
+REMATCH_OFFER_SECONDS = 6 * 3600
+
+
+def _rematch_key(game_id: int) -> str:
+    return f"rematch-of-game-{game_id}"
+
+
+def rematch(game_id: int, user) -> Game:
+    """Play again with the same players: a new table like the finished one (edition, options,
+    seat count, turn time, privacy, bot seats), the requester seated.
+
+    The first player to ask opens it; every later request (the others' one-click join) seats
+    the asker at that same table instead of opening another. The link from the old game to its
+    rematch is a hint in the cache (Redis in production): it only decides what the old page
+    offers, and a missing or stale hint at worst opens a fresh table.
+    """
+    with transaction.atomic():
+        game = _locked(game_id)  # one rematch table per game, even when players ask at once
+        if game.status != Game.Status.FINISHED:
+            raise Conflict(gettext("only a finished game can be played again"))
+        if _seat_row(game, user) is None:
+            raise NotAllowed(gettext("only this game's players can ask for a rematch"))
+        offer = rematch_offer(game)
+        if offer is not None:
+            if _seat_row(offer, user) is None:
+                join_table(offer.pk, user)
+            return offer
+        bots = game.seats.filter(user__isnull=True).order_by("position")
+        table = TableSettings(
+            num_players=game.num_players,
+            edition=game.edition,
+            medieval_bluff=bool(game.options.get("medieval_bluff")),
+            forbid_uncoverable_bids=bool(game.options.get("forbid_uncoverable_bids")),
+            private=game.private,
+            spectators_allowed=game.spectators_allowed,
+            turn_seconds=game.turn_seconds,
+            bots=tuple(bots.values_list("bot_level", flat=True)),
+            rated=game.rated,
+        )
+        new_game = create_table(user, table)
+        cache.set(_rematch_key(game.pk), new_game.pk, REMATCH_OFFER_SECONDS)
+        # News for the old page at the same version: its players now see the offer.
+        transaction.on_commit(
+            lambda: broadcast.game_changed(game.pk, game.version, seats_changed=True)
+        )
+    return new_game
+
+
+def rematch_offer(game: Game) -> Game | None:
+    """The open table that replays `game`, if one of its players opened it."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    new_game_id = cache.get(_rematch_key(game.pk))
+    if new_game_id is None:
+        return None
+    return Game.objects.filter(pk=new_game_id, status=Game.Status.OPEN).first()

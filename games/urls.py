@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import chat_views, history_views, views
+from games import chat_views, history_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="home"),
@@ -15,6 +15,10 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
     path("games/<int:game_id>/remove/", views.remove_player, name="game_remove_player"),
     path("games/<int:game_id>/start/", views.start, name="game_start"),
+    path("games/<int:game_id>/rematch/", views.rematch, name="game_rematch"),
+    path("rules/<str:edition>/", rules_views.rules, name="rules"),
+    path("games/<int:game_id>/leave-game/", views.leave_game, name="game_leave_game"),
+    path("games/<int:game_id>/take-back/", views.take_seat_back, name="game_take_back"),
     path("join/<str:invite_code>/", views.invite, name="invite"),
     path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
     path("games/<int:game_id>/chat/", chat_views.post, name="game_chat"),

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -80,7 +81,7 @@ def game_page(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
     if not _may_see(request, game):
         return _refused(
-            request, "This table is private: only its players and invitees see it.", 403
+            request, gettext("This table is private: only its players and invitees see it."), 403
         )
     context = {"game": game}
     if game.setup:
@@ -91,7 +92,11 @@ def game_page(request, game_id: int):
                 )
             )
         except services.NotAllowed as refusal:
-            return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
+            return _refused(
+                request,
+                gettext("You cannot watch this game: %(reason)s.") % {"reason": refusal},
+                refusal.status,
+            )
     else:
         context.update(rendering.waiting_context(game, request.user, oob=False))
         context["invite_url"] = request.build_absolute_uri(
@@ -105,7 +110,7 @@ def board(request, game_id: int):
     """The whole `#board` fragment, for a client that missed a version and re-fetches it."""
     game = get_object_or_404(Game, pk=game_id)
     if not _may_see(request, game):
-        return _refused(request, "This table is private.", 403)
+        return _refused(request, gettext("This table is private."), 403)
     try:
         html = rendering.board_html(
             game,
@@ -116,7 +121,11 @@ def board(request, game_id: int):
         )
         return HttpResponse(html)
     except services.NotAllowed as refusal:
-        return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
+        return _refused(
+            request,
+            gettext("You cannot watch this game: %(reason)s.") % {"reason": refusal},
+            refusal.status,
+        )
 
 
 @require_GET
@@ -124,11 +133,15 @@ def game_log(request, game_id: int):
     """The whole game log, each event as the visitor's seat may see it."""
     game = get_object_or_404(Game, pk=game_id)
     if not _may_see(request, game):
-        return _refused(request, "This table is private.", 403)
+        return _refused(request, gettext("This table is private."), 403)
     try:
         context = rendering.log_context(game, request.user)
     except services.NotAllowed as refusal:
-        return _refused(request, f"You cannot watch this game: {refusal}.", refusal.status)
+        return _refused(
+            request,
+            gettext("You cannot watch this game: %(reason)s.") % {"reason": refusal},
+            refusal.status,
+        )
     return render(request, "games/log.html", context)
 
 
@@ -136,7 +149,7 @@ def invite(request, invite_code: str):
     """Following an invite link seats the visitor if a seat is free, and lets them see the table."""
     game = Game.objects.filter(invite_code=invite_code).first()
     if game is None:
-        return _refused(request, "This invite link is not valid.", 404)
+        return _refused(request, gettext("This invite link is not valid."), 404)
     _remember_invite(request, game)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('accounts:login')}?next={request.path}")
@@ -144,7 +157,9 @@ def invite(request, invite_code: str):
         try:
             services.join_by_invite(invite_code, request.user)
         except services.ServiceError as refusal:
-            messages.info(request, f"You could not take a seat: {refusal}.")
+            messages.info(
+                request, gettext("You could not take a seat: %(reason)s.") % {"reason": refusal}
+            )
     return redirect(_game_url(game.pk))
 
 
@@ -167,7 +182,7 @@ def join(request, game_id: int):
     def do():
         game = get_object_or_404(Game, pk=game_id)
         if not _may_see(request, game):
-            raise services.NotAllowed("this table is private: use its invite link")
+            raise services.NotAllowed(gettext("this table is private: use its invite link"))
         services.join_table(game_id, request.user)
         return _game_url(game_id)
 
@@ -178,7 +193,7 @@ def join(request, game_id: int):
 def leave(request, game_id: int):
     def do():
         services.leave_table(game_id, request.user)
-        messages.success(request, "You left the table.")
+        messages.success(request, gettext("You left the table."))
         return reverse("home")
 
     return _table_action(request, game_id, do)
@@ -189,7 +204,7 @@ def remove_player(request, game_id: int):
     def do():
         raw = request.POST.get("user", "")
         if not raw.isdigit():
-            raise services.ServiceError("choose a player to remove")
+            raise services.ServiceError(gettext("choose a player to remove"))
         services.remove_player(game_id, request.user, int(raw))
         return _game_url(game_id)
 
@@ -200,6 +215,41 @@ def remove_player(request, game_id: int):
 def start(request, game_id: int):
     def do():
         services.start_game(game_id, request.user)
+        return _game_url(game_id)
+
+    return _table_action(request, game_id, do)
+
+
+@login_required
+def rematch(request, game_id: int):
+    """Play again with the same players: opens the rematch table, or joins the one offered."""
+
+    def do():
+        return _game_url(services.rematch(game_id, request.user).pk)
+
+    return _table_action(request, game_id, do)
+
+
+@login_required
+def leave_game(request, game_id: int):
+    """Leave a game in progress on purpose (the board asks to confirm): a bot plays the seat."""
+
+    def do():
+        services.leave_game(game_id, request.user)
+        messages.info(
+            request,
+            gettext("You left the game: the Scholar bot plays your seat until you take it back."),
+        )
+        return _game_url(game_id)
+
+    return _table_action(request, game_id, do)
+
+
+@login_required
+def take_seat_back(request, game_id: int):
+    def do():
+        services.take_seat_back(game_id, request.user)
+        messages.success(request, gettext("Welcome back: you play your seat again."))
         return _game_url(game_id)
 
     return _table_action(request, game_id, do)
@@ -229,7 +279,10 @@ def act(request, game_id: int):
     except ratelimit.RateLimited as refusal:
         return ratelimit.too_many(refusal)
     except services.StaleVersion:
-        message, status = "The board changed before your move arrived; here it is now.", 409
+        message, status = (
+            gettext("The board changed before your move arrived; here it is now."),
+            409,
+        )
     except services.ServiceError as refusal:
         message, status = str(refusal).capitalize() + ".", refusal.status
     if not request.htmx:
@@ -239,7 +292,7 @@ def act(request, game_id: int):
     game.refresh_from_db()
     try:
         if not _may_see(request, game):
-            raise services.NotAllowed("this table is private")
+            raise services.NotAllowed(gettext("this table is private"))
         html = rendering.board_html(
             game,
             request.user,

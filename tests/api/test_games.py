@@ -88,8 +88,15 @@ def test_the_board_of_a_seat_and_of_a_spectator(players):
     assert board["id"] == game_id and board["version"] == 0 and board["status"] == "active"
     assert board["seat"] == 1
     assert board["players"] == [
-        {"seat": seat, "name": str(game.seats.get(position=seat).user)} for seat in (0, 1)
+        {
+            "seat": seat,
+            "name": str(game.seats.get(position=seat).user),
+            "bot": None,
+            "taken_over": False,
+        }
+        for seat in (0, 1)
     ]
+    assert board["turn_deadline"] is None  # an untimed table
     assert board["view"] == biblios.view(game.engine_state(), 1)
     spectator = players[3].get(f"/api/games/{game_id}").data
     assert spectator["seat"] is None
@@ -105,7 +112,8 @@ def test_an_open_table_has_no_board_yet(players):
         "version": 0,
         "status": "open",
         "seat": None,
-        "players": [{"seat": 0, "name": "Player 0"}],
+        "players": [{"seat": 0, "name": "Player 0", "bot": None, "taken_over": False}],
+        "turn_deadline": None,
         "view": None,
     }
 

@@ -80,7 +80,8 @@ def test_create_a_table_with_defaults(players):
     assert table["options"] == {"medieval_bluff": False, "forbid_uncoverable_bids": False}
     assert table["private"] is False and table["spectators_allowed"] is True
     assert table["host"] == "Player 0" and table["seat"] == 0
-    assert table["seats"] == [{"seat": 0, "name": "Player 0"}]
+    assert table["seats"] == [{"seat": 0, "name": "Player 0", "bot": None, "taken_over": False}]
+    assert table["turn_seconds"] is None and table["rated"] is True  # people only: rated
     assert table["invite_code"] == game.invite_code
     assert game.host == players[0].user
 
@@ -156,7 +157,10 @@ def test_list_shows_public_tables_by_status_and_private_ones_only_to_their_playe
     assert seen["status"] == "open"
     assert [t["id"] for t in seen["tables"]] == [open_public["id"]]
     listed = seen["tables"][0]
-    assert listed["seats"] == [{"seat": 0, "name": "Player 0"}] and listed["host"] == "Player 0"
+    assert (
+        listed["seats"] == [{"seat": 0, "name": "Player 0", "bot": None, "taken_over": False}]
+        and listed["host"] == "Player 0"
+    )
     assert listed["seat"] is None and "invite_code" not in listed
 
     assert {t["id"] for t in host.get("/api/tables").data["tables"]} == {
@@ -214,8 +218,8 @@ def test_join_takes_the_next_seat_and_refuses_twice_and_when_full(players):
     assert joined.status_code == 200
     assert joined.data["seat"] == 1 and "invite_code" not in joined.data
     assert joined.data["seats"] == [
-        {"seat": 0, "name": "Player 0"},
-        {"seat": 1, "name": "Player 1"},
+        {"seat": 0, "name": "Player 0", "bot": None, "taken_over": False},
+        {"seat": 1, "name": "Player 1", "bot": None, "taken_over": False},
     ]
     before = snapshot(table["id"])
     again = players[1].post(f"/api/tables/{table['id']}/join")
@@ -271,7 +275,7 @@ def test_leave_frees_the_seat_and_a_leaving_host_closes_the_table(players):
     assert players[2].post(f"{url}/leave").status_code == 409
     left = players[1].post(f"{url}/leave")
     assert left.status_code == 200 and left.data["seat"] is None
-    assert left.data["seats"] == [{"seat": 0, "name": "Player 0"}]
+    assert left.data["seats"] == [{"seat": 0, "name": "Player 0", "bot": None, "taken_over": False}]
     closed = players[0].post(f"{url}/leave")
     assert closed.status_code == 200 and closed.data["status"] == "aborted"
     assert players[0].get(f"/api/games/{table['id']}").data["view"] is None

@@ -1,0 +1,120 @@
+"""The turn worker: bots' moves and the moves of players whose time ran out, off the request path.
+
+Why this shape:
+- The database says what is due, nothing lives only in memory. `Game.due_at` (indexed) is written
+  in the same transaction as every move, the start, and every change of who plays a seat: a bot's
+  turn is due after BOT_MOVE_DELAY_S (readable), a timed person's turn at its deadline. The worker
+  polls for active games whose due time has passed, so after a restart the first poll finds the
+  same rows and the bot whose turn it was plays.
+- It runs inside every daphne process, as a task on daphne's own event loop (started from
+  biblios_site/asgi.py once the reactor runs), so `make run` and the tests' daphne servers get it
+  with nothing else to start; TURN_WORKER=0 turns it off. Broadcasting from daphne's loop also
+  reaches the in-memory channel layer of a single development process.
+- Any number of workers may race on one game. A bot thinks outside any transaction, from the
+  version it read (Abbot may think for a second: no row stays locked meanwhile); then
+  `services.play_due_turn` locks the row and applies the move only if that version is still
+  current and the move still due, so exactly one move applies and the other workers are refused.
+- Moves go through the service layer like people's: same checks, Move log, broadcast after commit.
+- Honest bots: the bot sees its seat's view, and its memory is rebuilt from the events its seat
+  was shown at each step of the move log (`selectors.game_steps`, the engine's per-seat filter);
+  never from the raw state.
+"""
+
+import asyncio
+import logging
+import random
+import secrets
+import sys
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from games import bots, selectors, services
+from games.engine import biblios
+from games.models import Game
+
+logger = logging.getLogger(__name__)
+
+BATCH = 20  # due games handled per poll, oldest due first
+
+
+def due_game_ids(now: datetime, *, limit: int = BATCH) -> list[int]:
+    """Active games with a move due by `now`, the longest overdue first."""
+    due = Game.objects.filter(status=Game.Status.ACTIVE, due_at__lte=now).order_by("due_at")
+    return list(due.values_list("pk", flat=True)[:limit])
+
+
+def bot_action(game: Game, position: int, level: str, rng: random.Random) -> dict:
+    """What a bot of `level` plays for `position`, from that seat's view and its own log."""
+    memory = bots.new_memory(position, game.num_players)
+    for version, events in enumerate(selectors.game_steps(game, position)):
+        bots.observe(memory, {"version": version, "events": events})
+    view = biblios.view(game.engine_state(), position)
+    return bots.choose(level, view, memory, rng, budget_s=settings.ABBOT_BUDGET_S)
+
+
+def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random | None = None):
+    """Play the due move of one game, if any; the Game after the move, or None."""
+    now = now or timezone.now()
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    if game is None or game.due_at is None or now < game.due_at:
+        return None
+    to_act = biblios.to_act(game.engine_state())
+    if not to_act:
+        return None
+    seat = game.seats.get(position=to_act[0])
+    rng = rng or random.Random(secrets.randbits(64))
+    action = bot_action(game, seat.position, seat.bot_level or services.STAND_IN_LEVEL, rng)
+    try:
+        return services.play_due_turn(game.pk, action, game.version, now=now)
+    except services.IllegalMove:
+        # A bot bug must not stall the table: log it and play a legal move instead.
+        logger.exception("bot move refused in game %s at version %s", game.pk, game.version)
+        fallback = rng.choice(biblios.view(game.engine_state(), seat.position)["legal_actions"])
+        return _quietly(services.play_due_turn, game.pk, fallback, game.version, now=now)
+    except services.ServiceError:
+        return None  # another worker moved first, the player came back, or the game ended
+
+
+def _quietly(play, *args, **kwargs):
+    try:
+        return play(*args, **kwargs)
+    except services.ServiceError:
+        return None
+
+
+def play_due(*, now: datetime | None = None, rng: random.Random | None = None) -> int:
+    """One poll: play every move due by `now`; how many applied."""
+    now = now or timezone.now()
+    return sum(play_turn(game_id, now=now, rng=rng) is not None for game_id in due_game_ids(now))
+
+
+async def run_forever() -> None:
+    """Poll for due moves until the process ends; an error is logged and the loop goes on."""
+    poll = database_sync_to_async(play_due, thread_sensitive=False)
+    while True:
+        try:
+            played = await poll()
+        except Exception:
+            logger.exception("turn worker poll failed")
+            played = 0
+        if not played:
+            await asyncio.sleep(settings.TURN_WORKER_POLL_S)
+
+
+_running: list[asyncio.Task] = []  # keeps the task referenced for the process's lifetime
+
+
+def start_with_daphne() -> None:
+    """Start the worker on daphne's event loop once its reactor runs; nothing outside daphne."""
+    if not settings.TURN_WORKER or "daphne.server" not in sys.modules:
+        return
+    from daphne.server import twisted_loop
+    from twisted.internet import reactor
+
+    def start():
+        _running.append(twisted_loop.create_task(run_forever()))
+
+    reactor.callWhenRunning(start)

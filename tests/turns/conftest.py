@@ -1,0 +1,21 @@
+"""People, bots and a clock for the turn-worker tests: bots move at once, Abbot barely thinks."""
+
+import pytest
+
+from tests.bots.helpers import TINY_BUDGET
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(settings):
+    settings.BOT_MOVE_DELAY_S = 0
+    settings.ABBOT_BUDGET_S = TINY_BUDGET
+
+
+@pytest.fixture
+def people(django_user_model):
+    return [
+        django_user_model.objects.create_user(
+            f"reader{i}", password="x", display_name=f"Reader {i}"
+        )
+        for i in range(4)
+    ]

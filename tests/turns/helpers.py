@@ -1,0 +1,52 @@
+"""Tables with bots, and games moved on by people and by the turn worker."""
+
+import random
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games import services, turns
+from games.engine import biblios
+from games.models import Game
+
+
+def bot_table(host, bots, *, others=(), seed: int = 7, **table) -> Game:
+    """A started table: `host` at seat 0, then `bots` (levels, or None for the next of `others`)."""
+    game = services.create_table(
+        host, services.TableSettings(len(bots) + 1, bots=tuple(bots), **table)
+    )
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    for person in others:
+        services.join_table(game.pk, person)
+    return services.start_game(game.pk, host)
+
+
+def acting_seat(game: Game):
+    game.refresh_from_db()
+    to_act = biblios.to_act(game.engine_state())
+    return game.seats.select_related("user").get(position=to_act[0]) if to_act else None
+
+
+def play_with_bots(game: Game, rng: random.Random, *, max_steps: int = 2000) -> Game:
+    """People pick random legal moves from their own view; the worker plays every bot turn."""
+    for _ in range(max_steps):
+        seat = acting_seat(game)
+        if seat is None:
+            return game
+        if seat.bot_level:
+            assert turns.play_due() == 1, f"the worker did not play seat {seat.position}"
+            continue
+        board = services.board_for(game, seat.user)
+        services.submit_action(game.pk, seat.user, rng.choice(board["legal_actions"]), game.version)
+    raise AssertionError("the game did not finish")
+
+
+def after_deadline(game: Game, seconds: float = 1):
+    """A moment `seconds` after the game's current due time (time injection, no sleeping)."""
+    game.refresh_from_db()
+    return game.due_at + timedelta(seconds=seconds)
+
+
+def before_deadline(game: Game):
+    game.refresh_from_db()
+    return min(timezone.now(), game.due_at - timedelta(seconds=1))
