@@ -42,6 +42,11 @@ class Player:
         ]
 
     def close(self) -> None:
+        """Close the browser, after checking that none of its pages loaded anything from outside
+        the site (every test ends with this)."""
+        assert not self.foreign_requests(), (
+            f"{self.name}'s pages loaded from outside the site: {self.foreign_requests()}"
+        )
         self.context.close()
 
     # ------------------------------------------------------------------ accounts
@@ -90,6 +95,7 @@ class Player:
         """Start, and follow the page to the board if the answer sends it elsewhere (htmx's
         HX-Redirect), so that whatever is set on the page afterwards stays on it."""
         page = self.page
+        self.wait_until_settled()
         page.evaluate("window.__biblios_waiting_room = true")
         with page.expect_response(lambda response: response.url.endswith("/start/")) as answer:
             page.click("#board-waiting form[action$='/start/'] [type=submit]")
@@ -128,6 +134,7 @@ class Player:
         Returns the kind of the form clicked (the action type it posts). Locators, not element
         handles: a live push may redraw the actions region at any moment.
         """
+        self.wait_until_settled()
         actions = self.page.locator("#board-actions")
         bid_amount = actions.locator("form.action-bid input[name=amount]")
         if bid_amount.count():
@@ -139,6 +146,11 @@ class Player:
         kind = first.locator("input[name=type]").get_attribute("value")
         first.locator("[type=submit]").click()
         return kind
+
+    def wait_until_settled(self) -> None:
+        """htmx wires up swapped-in forms only when the swap settles (20 ms later); a click
+        before that would post the plain form and load a new page."""
+        self.page.wait_for_function("!document.querySelector('.htmx-added')")
 
     def _submit(self, kind: str) -> str:
         self.page.click(f"#board-actions form.action-{kind} [type=submit]")

@@ -61,11 +61,8 @@ def test_players_play_a_whole_game_live_in_their_own_browsers(
         }
         assert expected <= paths, f"the walk missed {expected - paths}"
         assert any(path.startswith("/rules/") for path in paths), f"no rules page in {paths}"
-        assert not player.foreign_requests(), (
-            f"{player.name}'s pages loaded from outside the site: {player.foreign_requests()}"
-        )
     for player in players:
-        player.close()
+        player.close()  # checks what its pages loaded
 
 
 def walk_the_site(player, start: list[str]) -> list[str]:
