@@ -37,6 +37,18 @@ AVERAGE_CARD_VP = 0.3  # share of a die that an average bought card is worth to 
 BEST_WEIGHT = 0.7  # a lead is measured against 0.7 × the best other seat + 0.3 × their average
 
 
+def _worth_key(card: str) -> tuple:
+    """Cards worth the same to everyone share a key (same category and value, Gold of one value,
+    church cards with the same moves), so that an outlook works each worth out once."""
+    kind = KIND[card]
+    if kind == "category":
+        return kind, CARD_CAT[card], VALUE[card]
+    return (kind, VALUE[card]) if kind == "gold" else (kind, CHURCH_MOVES[card])
+
+
+WORTH_KEY = {card: _worth_key(card) for card in KIND}
+
+
 def _sigmoid(x: float) -> float:
     if x < -30:
         return 0.0
@@ -55,6 +67,7 @@ class Outlook:
         self.ev = [sum(self.dice[c] * self.chances[c][s] for c in CATS) for s in range(self.n)]
         self.leads = [self.lead(seat, self.ev) for seat in range(self.n)]
         self._effects = {}
+        self._keep_values = {}
         average_die = sum(self.dice) / len(self.dice)
         self.gold_vp = AVERAGE_CARD_VP * average_die * auctions_left / max(gold_in_play, 3.0)
 
@@ -65,10 +78,12 @@ class Outlook:
             ahead = _sigmoid((column[0] - column[1]) / spread)
             return [ahead, 1.0 - ahead]
         chances = [1.0] * n
+        exp = math.exp
         for s in range(n):
             mine = column[s]
             for t in range(s + 1, n):
-                ahead = _sigmoid((mine - column[t]) / spread)
+                x = (mine - column[t]) / spread  # _sigmoid(x) inline: the playouts' hot spot
+                ahead = 0.0 if x < -30 else 1.0 / (1.0 + exp(-x))
                 chances[s] *= ahead
                 chances[t] *= 1.0 - ahead
         return chances
@@ -121,7 +136,7 @@ class Outlook:
 
     def effect(self, seat: int, getter: int, card: str) -> float:
         """Change of `seat`'s lead when `getter` takes `card` into hand (or resolves it)."""
-        key = (seat, getter, card)
+        key = (seat, getter, WORTH_KEY[card])
         value = self._effects.get(key)
         if value is None:
             value = self._effects[key] = self._effect(seat, getter, card)
@@ -150,9 +165,14 @@ class Outlook:
     def keep_value(self, seat: int, card: str) -> float:
         """What `seat` loses by giving up a card of its hand."""
         kind = KIND[card]
-        if kind == "category":
-            return -self.category_effect(seat, seat, CARD_CAT[card], -VALUE[card])
-        return VALUE[card] * self.gold_vp if kind == "gold" else 0.0
+        if kind != "category":
+            return VALUE[card] * self.gold_vp if kind == "gold" else 0.0
+        key = (seat, WORTH_KEY[card])
+        value = self._keep_values.get(key)
+        if value is None:
+            value = -self.category_effect(seat, seat, CARD_CAT[card], -VALUE[card])
+            self._keep_values[key] = value
+        return value
 
 
 def _totals(cards) -> tuple[list, float]:
