@@ -1,0 +1,92 @@
+"""The turn worker inside real daphne processes, as `make run` starts it.
+
+A bot-only game (its host left at once) must be played by the worker that every daphne process
+starts, keep its place when that process is killed (nothing in memory matters), and go on with a
+new process; two processes on the same database never apply a move twice.
+"""
+
+import time
+
+import pytest
+from django.conf import settings
+
+from benchmarks.load import Workers, site_env
+from games import services
+from games.models import Game
+from tests.reliability.conftest import database_url
+from tests.turns.helpers import bot_table
+
+pytestmark = pytest.mark.slow
+
+TIMEOUT = 180  # only reached when the worker never plays
+
+
+@pytest.fixture
+def daphne(transactional_db, tmp_path):
+    """`daphne(count)`: daphne processes with fast bots on the test database."""
+    started = []
+
+    def start(count: int = 1) -> Workers:
+        env = site_env(
+            database_url(),
+            settings.REDIS_URL,
+            BOT_MOVE_DELAY_S="0",
+            ABBOT_BUDGET_S="0.02",
+            TURN_WORKER_POLL_S="0.05",
+        )
+        workers = Workers(count, env, tmp_path)
+        started.append(workers)
+        workers.start()
+        return workers
+
+    yield start
+    for workers in started:
+        workers.stop()
+    for workers in started:
+        assert not workers.log_errors(), workers.log_errors()
+
+
+def wait_for(condition, what: str):
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        game = condition()
+        if game:
+            return game
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def bots_only_game(django_user_model, levels) -> Game:
+    host = django_user_model.objects.create_user("absent", password="x")
+    game = bot_table(host, levels, seed=21)
+    services.leave_game(game.pk, host)
+    return game
+
+
+def test_daphne_plays_bots_and_a_restarted_process_picks_the_game_up(daphne, django_user_model):
+    game = bots_only_game(django_user_model, ["scholar", "novice"])
+    workers = daphne(1)
+    wait_for(lambda: Game.objects.filter(pk=game.pk, version__gte=5).first(), "the first moves")
+    workers.kill(0)  # a crash: no clean shutdown
+    time.sleep(0.5)
+    stopped_at = Game.objects.get(pk=game.pk).version
+    time.sleep(1)
+    assert Game.objects.get(pk=game.pk).version == stopped_at, "something else is playing"
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    workers.start(0)
+    finished = wait_for(
+        lambda: Game.objects.filter(pk=game.pk, status=Game.Status.FINISHED).first(), "the end"
+    )
+    assert finished.moves.count() == finished.version
+    assert services.rebuild_state(finished) == finished.engine_state()
+
+
+def test_two_daphne_processes_finish_a_bot_game_without_doubling_a_move(daphne, django_user_model):
+    game = bots_only_game(django_user_model, ["novice", "scholar", "abbot"])
+    daphne(2)
+    finished = wait_for(
+        lambda: Game.objects.filter(pk=game.pk, status=Game.Status.FINISHED).first(), "the end"
+    )
+    seqs = list(finished.moves.values_list("seq", flat=True))
+    assert seqs == list(range(1, finished.version + 1))
+    assert services.rebuild_state(finished) == finished.engine_state()
