@@ -5,52 +5,34 @@ what the seat may know (the leak tests look for ids).
 """
 
 from django import template
-from django.utils.html import format_html
 
-from games.engine import cards
+from games import card_faces, names
 
 register = template.Library()
-
-CHURCH_WORDS = {
-    ("+1",): "raise",
-    ("-1",): "lower",
-    ("+1", "-1"): "raise or lower",
-}
-
-
-def _signed(deltas) -> tuple[str, ...]:
-    return tuple(f"{delta:+d}" for delta in deltas)
 
 
 @register.filter
 def card_name(card_id: str, edition: str = "biblios") -> str:
-    """A readable name: "Monks 2 (A)", "Gold 3", "Church: raise 2 dice by 1"."""
-    card = cards.CARDS.get(card_id)
-    if card is None:
-        return "unknown card"
-    if card["kind"] == "gold":
-        return f"Gold {card['value']}"
-    if card["kind"] == "church":
-        words = CHURCH_WORDS[_signed(cards.CHURCH_DELTAS[card_id])]
-        dice = "1 die" if card["dice"] == 1 else f"{card['dice']} dice"
-        return f"Church: {words} {dice} by 1"
-    name = cards.category_name(card["category"], edition)
-    return f"{name} {card['value']} ({card['letter']})"
+    """A readable name in the reader's language: "Monks 2 (A)", "Gold 3", "Church: …"."""
+    return names.card_label(card_id, edition)
 
 
-@register.filter
-def card_kind(card_id: str) -> str:
-    """gold, church, or the category id: the CSS class of a card."""
-    card = cards.CARDS.get(card_id, {})
-    return card.get("category") or card.get("kind", "unknown")
+card_kind = register.filter("card_kind", card_faces.card_kind)
 
 
 @register.simple_tag
 def card(card_id: str, edition: str = "biblios"):
-    """A card as an inline element carrying its id (`data-card`) and its display name."""
-    return format_html(
-        '<span class="card card-{}" data-card="{}">{}</span>',
-        card_kind(card_id),
-        card_id,
-        card_name(card_id, edition),
-    )
+    """A card face (symbol, name, value, letter) carrying its id in `data-card`."""
+    return card_faces.card_face(card_id, edition)
+
+
+@register.simple_tag
+def symbol(name: str):
+    """A decorative symbol (category, gold, church, die) from our own symbol sheet."""
+    return card_faces.symbol(name)
+
+
+@register.simple_tag
+def die_face(value: int):
+    """A Scriptorium die drawn with its pips."""
+    return card_faces.die_face(value)
