@@ -5,6 +5,8 @@ starts, keep its place when that process is killed (nothing in memory matters), 
 new process; two processes on the same database never apply a move twice.
 """
 
+import asyncio
+import random
 import time
 
 import pytest
@@ -13,7 +15,7 @@ from django.conf import settings
 from benchmarks.load import Workers, site_env
 from games import services
 from games.models import Game
-from tests.reliability.conftest import database_url
+from tests.reliability.conftest import Board, choose, database_url, post_action, token
 from tests.turns.helpers import bot_table
 
 pytestmark = pytest.mark.slow
@@ -33,6 +35,8 @@ def daphne(transactional_db, tmp_path):
             BOT_MOVE_DELAY_S="0",
             ABBOT_BUDGET_S="0.02",
             TURN_WORKER_POLL_S="0.05",
+            RATE_LIMIT_ACTIONS="100000/1",  # the test's person plays at machine speed
+            RATE_LIMIT_API="100000/1",
         )
         workers = Workers(count, env, tmp_path)
         started.append(workers)
@@ -90,3 +94,40 @@ def test_two_daphne_processes_finish_a_bot_game_without_doubling_a_move(daphne, 
     seqs = list(finished.moves.values_list("seq", flat=True))
     assert seqs == list(range(1, finished.version + 1))
     assert services.rebuild_state(finished) == finished.engine_state()
+
+
+def test_a_person_plays_a_bot_live_the_bots_moves_arrive_on_the_socket(daphne, django_user_model):
+    """Only the worker moves the bot, and only its pushes tell the person it is their turn."""
+    person = django_user_model.objects.create_user("alone", password="x")
+    game = bot_table(person, ["novice"], seed=4)
+    raw_token = token(person)
+    workers = daphne(1)
+    rng = random.Random(5)
+
+    async def play() -> dict:
+        board = await Board(workers.urls[0], game.pk, raw_token).open()
+        acted = -1
+        try:
+            while True:
+                frame = await board.until(
+                    lambda f, after=acted: (
+                        "view" in f
+                        and f["version"] > after
+                        and (f["status"] != "active" or f["view"]["to_act"] == [0])
+                    )
+                )
+                if frame["status"] != "active":
+                    return frame
+                acted = frame["version"]
+                status, answer = await post_action(
+                    workers.urls[0], game.pk, raw_token, acted, choose(frame["view"], rng)
+                )
+                assert status == 200, answer
+        finally:
+            await board.close()
+
+    last = asyncio.run(play())
+    assert last["status"] == Game.Status.FINISHED
+    finished = Game.objects.get(pk=game.pk)
+    bot_moves = finished.moves.filter(seat=1)
+    assert bot_moves.exists() and set(bot_moves.values_list("played_by", flat=True)) == {"bot"}
