@@ -284,6 +284,8 @@ def leave_table(request, game_id: int):
 def game_board(request, game_id: int):
     """The caller's board: their seat's view, or a spectator's."""
     found = _seated_game(game_id)
+    view = _board(found, request.user)
+    to_act = view["to_act"] if view else []
     return JsonResponse(
         {
             "id": found.pk,
@@ -291,8 +293,8 @@ def game_board(request, game_id: int):
             "status": found.status,
             "seat": _my_seat(found, request.user),
             "players": [_seat_json(seat) for seat in found.seats.all()],
-            "turn_deadline": _iso(selectors.turn_deadline(found, list(found.seats.all()))),
-            "view": _board(found, request.user),
+            "turn_deadline": _iso(selectors.turn_deadline(found, found.seats.all(), to_act)),
+            "view": view,
         }
     )
 

@@ -195,7 +195,7 @@ def _mark_bots(game: Game, players: list[dict]) -> list:
 def _turn(game: Game, view: dict, players: list[dict]) -> dict:
     """The turn clock (from the server's deadline) and who a bot stands in for."""
     seats = _mark_bots(game, players)
-    deadline = selectors.turn_deadline(game, seats)
+    deadline = selectors.turn_deadline(game, seats, view["to_act"])
     mine = next((seat for seat in seats if seat.position == view["seat"]), None)
     left = (deadline - timezone.now()).total_seconds() if deadline else 0
     return {

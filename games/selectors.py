@@ -27,14 +27,14 @@ def seat_names(game: Game) -> list[str]:
     return names
 
 
-def turn_deadline(game: Game, seats) -> datetime | None:
-    """When the person to act runs out of time (None: untimed, a bot's turn, or no turn).
+def turn_deadline(game: Game, seats, to_act: list[int]) -> datetime | None:
+    """When the person to act (`to_act`, from any view) runs out of time; None when untimed,
+    on a bot's turn, or with nobody to act.
 
     `Game.due_at` is that deadline on a person's turn; on a bot's it is the bot's move time.
     """
     if not (game.turn_seconds and game.due_at and game.status == Game.Status.ACTIVE):
         return None
-    to_act = biblios.to_act(game.engine_state())
     acting = next((seat for seat in seats if to_act and seat.position == to_act[0]), None)
     return game.due_at if acting is not None and not acting.bot_level else None
 

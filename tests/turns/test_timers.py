@@ -201,7 +201,7 @@ def test_a_bots_deadline_is_not_shown_as_a_persons(people):
     for _ in range(50):
         game.refresh_from_db()
         acting = acting_seat(game)
-        shown = selectors.turn_deadline(game, seats)
+        shown = selectors.turn_deadline(game, seats, biblios.to_act(game.engine_state()))
         assert shown == (None if acting.bot_level else game.due_at)
         if acting.bot_level:
             turns.play_due(now=after_deadline(game))
