@@ -81,7 +81,7 @@ def moderation_record(actions) -> str:
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ("position", "user", "place", "won")
+    fields = ("position", "user", "bot_level", "consecutive_timeouts", "abandoned", "place", "won")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -94,7 +94,7 @@ class MoveInline(admin.TabularInline):
     """The move log, read-only: moves are append-only."""
 
     model = Move
-    fields = ("seq", "seat", "action", "created_at")
+    fields = ("seq", "seat", "action", "played_by", "created_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
