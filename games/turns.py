@@ -66,21 +66,20 @@ def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random |
         return None
     seat = game.seats.get(position=to_act[0])
     rng = rng or random.Random(secrets.randbits(64))
-    action = bot_action(game, seat.position, seat.bot_level or services.STAND_IN_LEVEL, rng)
     try:
+        action = bot_action(game, seat.position, seat.bot_level or services.STAND_IN_LEVEL, rng)
         return services.play_due_turn(game.pk, action, game.version, now=now)
-    except services.IllegalMove:
-        # A bot bug must not stall the table: log it and play a legal move instead.
-        logger.exception("bot move refused in game %s at version %s", game.pk, game.version)
-        fallback = rng.choice(biblios.view(game.engine_state(), seat.position)["legal_actions"])
-        return _quietly(services.play_due_turn, game.pk, fallback, game.version, now=now)
-    except services.ServiceError:
-        return None  # another worker moved first, the player came back, or the game ended
-
-
-def _quietly(play, *args, **kwargs):
+    except services.ServiceError as refusal:
+        if not isinstance(refusal, services.IllegalMove):
+            return None  # another worker moved first, the player came back, or the game ended
+        failure = "refused"
+    except Exception:
+        failure = "failed"
+    # A bot bug must not stall the table: log it and play a random legal move instead.
+    logger.exception("bot move %s in game %s at version %s", failure, game.pk, game.version)
+    legal = biblios.view(game.engine_state(), seat.position)["legal_actions"]
     try:
-        return play(*args, **kwargs)
+        return services.play_due_turn(game.pk, rng.choice(legal), game.version, now=now)
     except services.ServiceError:
         return None
 

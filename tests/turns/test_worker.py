@@ -172,3 +172,22 @@ def test_a_stale_worker_move_is_refused_and_changes_nothing(people):
     with pytest.raises(services.StaleVersion):
         services.play_due_turn(game.pk, action, game.version)
     assert Move.objects.filter(game=game).count() == 1
+
+
+def broken_bot(level, view, memory, rng, budget_s=None):
+    raise RuntimeError("a bug in a bot")
+
+
+def cheating_bot(level, view, memory, rng, budget_s=None):
+    return {"type": "bid", "amount": 99}
+
+
+@pytest.mark.parametrize("bot", [broken_bot, cheating_bot], ids=["raises", "illegal"])
+def test_a_failing_bot_is_logged_and_the_table_does_not_stall(people, monkeypatch, caplog, bot):
+    game = bot_table(people[0], ["scholar"], seed=2)
+    services.leave_game(game.pk, people[0])
+    monkeypatch.setattr(turns.bots, "choose", bot)
+    with caplog.at_level(logging.ERROR, logger="games.turns"):
+        assert turns.play_due() == 1
+    assert "bot move" in caplog.records[0].getMessage()
+    assert_log_is_truth(game)
