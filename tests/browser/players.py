@@ -13,16 +13,24 @@ MOVE_TIMEOUT_MS = 10_000
 # shows up while it is still there arrived live.
 NO_RELOAD_MARK = "window.__biblios_no_reload"
 LOCAL_SCHEMES = ("data:", "blob:", "about:")
+DESKTOP = {"width": 1200, "height": 1000}
+PHONE = {"width": 360, "height": 740}
+# From the top of a page to any move's button, through the nav and the board, with room.
+MAX_TABS = 120
 
 
 class Player:
     """One browser context (its own cookies), its page, and every URL it asked for."""
 
-    def __init__(self, browser, base: str, name: str, display_name=""):
+    def __init__(
+        self, browser, base: str, name: str, display_name="", viewport=DESKTOP, keyboard_only=False
+    ):
         self.base, self.name = base, name
+        self.keyboard_only = keyboard_only
+        self.tab_presses: list[int] = []  # per move made by keyboard
         self.display_name = display_name or name.title()
         self.ws_base = "ws" + base.removeprefix("http")
-        self.context = browser.new_context(viewport={"width": 1200, "height": 1000}, locale="en-GB")
+        self.context = browser.new_context(viewport=viewport, locale="en-GB")
         self.page = self.context.new_page()
         self.requested: list[str] = []
         # Context-wide, so pages opened later are recorded too; sockets are requests as well.
@@ -129,22 +137,28 @@ class Player:
         )
 
     def play_one_move(self) -> str:
-        """Click a sensible button: cheap bids, pay when possible, otherwise the first choice.
+        """Choose a sensible button: cheap bids, pay when possible, otherwise the first choice,
+        and press it (by mouse, or by keyboard alone if this player uses only the keyboard).
 
-        Returns the kind of the form clicked (the action type it posts). Locators, not element
+        Returns the kind of the form pressed (the action type it posts). Locators, not element
         handles: a live push may redraw the actions region at any moment.
         """
         self.wait_until_settled()
         actions = self.page.locator("#board-actions")
         bid_amount = actions.locator("form.action-bid input[name=amount]")
         if bid_amount.count():
-            return self._submit("bid" if int(bid_amount.get_attribute("min")) <= 2 else "pass")
-        if actions.locator("form.action-pay").count():
+            kind = "bid" if int(bid_amount.get_attribute("min")) <= 2 else "pass"
+        elif actions.locator("form.action-pay").count():
             paid = actions.locator("form.action-pay input[name=cards]:checked").count()
-            return self._submit("pay" if paid else "refuse")
-        first = actions.locator("form.action").first
-        kind = first.locator("input[name=type]").get_attribute("value")
-        first.locator("[type=submit]").click()
+            kind = "pay" if paid else "refuse"
+        else:
+            kind = actions.locator("form.action input[name=type]").first.get_attribute("value")
+        button = actions.locator(f"form.action-{kind} [type=submit]").first
+        if self.keyboard_only:
+            self._tab_to(button)
+            self.page.keyboard.press("Enter")
+        else:
+            button.click()
         return kind
 
     def wait_until_settled(self) -> None:
@@ -152,9 +166,15 @@ class Player:
         before that would post the plain form and load a new page."""
         self.page.wait_for_function("!document.querySelector('.htmx-added')")
 
-    def _submit(self, kind: str) -> str:
-        self.page.click(f"#board-actions form.action-{kind} [type=submit]")
-        return kind
+    def _tab_to(self, button) -> None:
+        """Press Tab from wherever the focus is until `button` has it, as a keyboard user would;
+        notes how many presses it took."""
+        for presses in range(MAX_TABS + 1):
+            if button.evaluate("button => button === document.activeElement"):
+                self.tab_presses.append(presses)
+                return
+            self.page.keyboard.press("Tab")
+        raise AssertionError(f"{MAX_TABS} presses of Tab never reached {button}")
 
 
 def unique_tag() -> str:
@@ -162,14 +182,20 @@ def unique_tag() -> str:
     return str(time.time_ns() // 1000)[-6:]
 
 
-def seat_a_table(browser, base: str, names: list[str], display_names=()) -> list[Player]:
+def seat_a_table(
+    browser, base: str, names: list[str], display_names=(), viewports=()
+) -> list[Player]:
     """Everyone signs up; the first creates a table, the others join through the invite link,
     and the host starts the game once the waiting room shows every seat taken (live).
 
-    Display names must be unique on the site; by default they are the user names."""
+    Display names must be unique on the site; by default they are the user names. Everyone
+    has a desktop-sized window unless `viewports` says otherwise."""
+    count = len(names)
     players = [
-        Player(browser, base, name, display_name)
-        for name, display_name in zip(names, display_names or [""] * len(names), strict=True)
+        Player(browser, base, name, display_name, viewport)
+        for name, display_name, viewport in zip(
+            names, display_names or [""] * count, viewports or [DESKTOP] * count, strict=True
+        )
     ]
     for player in players:
         player.sign_up()

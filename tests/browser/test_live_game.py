@@ -1,4 +1,5 @@
-"""Two and three people play a whole game in their own browsers, through the real UI, live.
+"""Two and three people play a whole game in their own browsers (one on a phone-sized
+screen), through the real UI, live.
 
 Clicks only: every move is a button on the board, and every other player's move must reach each
 browser by the WebSocket push, without reloading (issue 7). Afterwards the players walk through
@@ -9,7 +10,7 @@ from urllib.parse import urldefrag, urlsplit
 
 import pytest
 
-from tests.browser.players import play_moves, seat_a_table, unique_tag
+from tests.browser.players import DESKTOP, PHONE, play_moves, seat_a_table, unique_tag
 
 pytestmark = pytest.mark.slow
 
@@ -20,12 +21,23 @@ NOT_WALKED = ("/admin/", "/api/", "/accounts/logout/", "/join/", "/static/")
 MAX_PAGES = 40
 
 
-@pytest.mark.parametrize("num_players", [2, 3])
+@pytest.mark.parametrize(
+    "num_players, last_by_keyboard",
+    [pytest.param(2, True, id="2p-keyboard-phone"), pytest.param(3, False, id="3p-phone")],
+)
 def test_players_play_a_whole_game_live_in_their_own_browsers(
-    live_site, browser, screenshot, num_players
+    live_site, browser, screenshot, num_players, last_by_keyboard
 ):
     tag = unique_tag()
-    players = seat_a_table(browser, live_site, [f"{name}{tag}" for name in NAMES[:num_players]])
+    # The last player is on a phone: every button must be reachable at 360 px, by mouse or,
+    # in the two-player game, by the keyboard alone.
+    players = seat_a_table(
+        browser,
+        live_site,
+        [f"{name}{tag}" for name in NAMES[:num_players]],
+        viewports=[DESKTOP] * (num_players - 1) + [PHONE],
+    )
+    players[-1].keyboard_only = last_by_keyboard
     screenshot(players[-1].page, f"{num_players}p-start-last-player")
 
     def take_mid_game_screenshot(move, mover):
@@ -44,6 +56,8 @@ def test_players_play_a_whole_game_live_in_their_own_browsers(
         header = player.page.inner_text("#board-score table thead")
         assert all(p.display_name in header for p in players), header
     assert {"bid", "pay"} <= kinds, f"the game never went through an auction purchase: {kinds}"
+    if last_by_keyboard:
+        assert players[-1].tab_presses, "the keyboard player never moved"
 
     game_url = players[0].page.url
     for player in players:
