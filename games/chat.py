@@ -10,6 +10,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games import broadcast, services
 from games.models import ChatMessage, Game, ModerationAction, Report
@@ -50,9 +51,9 @@ def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
     FLOOD_WINDOW, or repeating either of one's last two messages at this table.
     """
     if not getattr(user, "is_authenticated", False) or not user.is_active:
-        raise services.NotAllowed("log in to chat")
+        raise services.NotAllowed(gettext("log in to chat"))
     if not isinstance(text, str) or not text.strip():
-        raise services.ServiceError("write a message first")
+        raise services.ServiceError(gettext("write a message first"))
     text = text.strip()
     if len(text) > MAX_LENGTH:
         raise services.ServiceError(
@@ -69,7 +70,9 @@ def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
             raise services.NotFound(f"there is no game {game_id}")
         seated = services.seat_of(game, user) is not None
         if not seated and not may_watch:
-            raise services.NotAllowed("you may not watch this table, so you cannot chat there")
+            raise services.NotAllowed(
+                gettext("you may not watch this table, so you cannot chat there")
+            )
         since = timezone.now() - FLOOD_WINDOW
         if ChatMessage.objects.filter(user=user, created_at__gte=since).count() >= FLOOD_COUNT:
             raise TooFast(
@@ -77,7 +80,7 @@ def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
             )
         last_two = ChatMessage.objects.filter(user=user, game=game).order_by("-created_at", "-pk")
         if text in last_two.values_list("text", flat=True)[:2]:
-            raise services.ServiceError("you just said that")
+            raise services.ServiceError(gettext("you just said that"))
         channel = Channel.PLAYERS if seated else Channel.SPECTATORS
         message = ChatMessage.objects.create(
             game=game, user=user, channel=channel, text=text, move_number=game.version
@@ -89,14 +92,14 @@ def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
 def report(game_id: int, reporter, reason, *, may_watch: bool, message_id=None, user_id=None):
     """Report a chat message or a player of this game; records the move it happened at."""
     if not getattr(reporter, "is_authenticated", False):
-        raise services.NotAllowed("log in to report")
+        raise services.NotAllowed(gettext("log in to report"))
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
-        raise services.ServiceError("say why you are reporting")
+        raise services.ServiceError(gettext("say why you are reporting"))
     if len(reason) > MAX_LENGTH:
         raise services.ServiceError(f"a reason is at most {MAX_LENGTH} characters")
     if (message_id is None) == (user_id is None):
-        raise services.ServiceError("report either a message or a player")
+        raise services.ServiceError(gettext("report either a message or a player"))
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise services.NotFound(f"there is no game {game_id}")
@@ -104,16 +107,16 @@ def report(game_id: int, reporter, reason, *, may_watch: bool, message_id=None, 
     if message_id is not None:
         message = game.chat_messages.filter(pk=message_id, channel__in=readable).first()
         if message is None:
-            raise services.NotFound("there is no such message at this table")
+            raise services.NotFound(gettext("there is no such message at this table"))
         reported, move_number = message.user, message.move_number
     else:
         message = None
         seat = game.seats.select_related("user").filter(user_id=user_id).first()
         if seat is None or not readable:
-            raise services.NotFound("that player is not at this table")
+            raise services.NotFound(gettext("that player is not at this table"))
         reported, move_number = seat.user, game.version
     if reported.pk == reporter.pk:
-        raise services.ServiceError("you cannot report yourself")
+        raise services.ServiceError(gettext("you cannot report yourself"))
     return Report.objects.create(
         reporter=reporter,
         game=game,
@@ -127,16 +130,16 @@ def report(game_id: int, reporter, reason, *, may_watch: bool, message_id=None, 
 def hide_message(message_id: int, moderator, reason: str) -> ChatMessage:
     """A moderator hides a message from every reader; logged with why."""
     if not getattr(moderator, "is_staff", False):
-        raise services.NotAllowed("only moderators can hide messages")
+        raise services.NotAllowed(gettext("only moderators can hide messages"))
     reason = (reason or "").strip()
     if not reason:
-        raise services.ServiceError("give a reason")
+        raise services.ServiceError(gettext("give a reason"))
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
             raise services.NotFound(f"there is no message {message_id}")
         if message.hidden:
-            raise services.Conflict("this message is hidden already")
+            raise services.Conflict(gettext("this message is hidden already"))
         message.hidden = True
         message.save(update_fields=["hidden"])
         ModerationAction.objects.create(
@@ -154,16 +157,16 @@ def hide_message(message_id: int, moderator, reason: str) -> ChatMessage:
 
 def resolve_report(report_id: int, moderator, reason: str) -> Report:
     if not getattr(moderator, "is_staff", False):
-        raise services.NotAllowed("only moderators can resolve reports")
+        raise services.NotAllowed(gettext("only moderators can resolve reports"))
     reason = (reason or "").strip()
     if not reason:
-        raise services.ServiceError("say how the report was resolved")
+        raise services.ServiceError(gettext("say how the report was resolved"))
     with transaction.atomic():
         found = Report.objects.select_for_update().filter(pk=report_id).first()
         if found is None:
             raise services.NotFound(f"there is no report {report_id}")
         if found.status == Report.Status.RESOLVED:
-            raise services.Conflict("this report is resolved already")
+            raise services.Conflict(gettext("this report is resolved already"))
         found.status = Report.Status.RESOLVED
         found.save(update_fields=["status"])
         ModerationAction.objects.create(

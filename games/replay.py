@@ -34,11 +34,11 @@ def perspectives(game: Game, user) -> list[Perspective]:
     an ongoing (or aborted) game is replayed only by staff, who may take any seat.
     """
     if not game.setup:
-        raise services.NotFound("this game has not started, so there is nothing to replay")
+        raise services.NotFound(gettext("this game has not started, so there is nothing to replay"))
     staff = getattr(user, "is_staff", False)
     finished = game.status == Game.Status.FINISHED
     if not finished and not staff:
-        raise services.NotAllowed("only finished games can be replayed")
+        raise services.NotAllowed(gettext("only finished games can be replayed"))
     mine = services.seat_of(game, user)
     names = selectors.seat_names(game)
     choices = []
