@@ -5,6 +5,7 @@ The user model is custom from the first migration because swapping it later is p
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -44,6 +45,12 @@ class User(AbstractUser):
         return self.muted_until is not None and self.muted_until > (now or timezone.now())
 
 
+# `last_used_at` is written at most this often: writing it on every API call and socket was a
+# tenth of a loaded worker's time (benchmarks/load.py), and the profile page and the admin only
+# need to tell roughly when a token was last used (an unused or forgotten one).
+LAST_USED_PRECISION = timedelta(minutes=5)
+
+
 class ApiToken(models.Model):
     """A personal token for the board API (`Authorization: Bearer <token>`).
 
@@ -79,5 +86,7 @@ class ApiToken(models.Model):
         token = cls.objects.select_related("user").filter(key_hash=cls.hash(raw)).first()
         if token is None or not token.user.is_active:
             return None
-        cls.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+        now = timezone.now()
+        if token.last_used_at is None or now - token.last_used_at >= LAST_USED_PRECISION:
+            cls.objects.filter(pk=token.pk).update(last_used_at=now)
         return token.user

@@ -10,7 +10,6 @@ that clients (and bots) can read it: 4401 not authenticated, 4403 not allowed to
 such game, 4400 too many malformed frames.
 """
 
-import asyncio
 import json
 import time
 from urllib.parse import parse_qs
@@ -33,7 +32,7 @@ CLOSE_NOT_FOUND = 4404
 MAX_FRAME_CHARS = 8 * 1024
 MAX_BAD_FRAMES = 20
 
-HEARTBEAT_S = presence.HEARTBEAT.total_seconds()
+STALE_AFTER_S = presence.STALE_AFTER.total_seconds()
 
 
 def read_only(render):
@@ -70,7 +69,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.group = broadcast.game_group(self.game_id)
         self.sent = None  # (version, status) of the last board sent
         self.bad_frames = 0
-        self.heartbeat = None
 
         await self.accept()
         self.user = await self._authenticate(query)
@@ -86,15 +84,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(broadcast.user_group(self.user.pk), self.channel_name)
         await database_sync_to_async(presence.connected)(self.game_id, self.user, self.channel_name)
-        self.heartbeat = asyncio.ensure_future(self._keep_presence())
+        presence.heartbeats.add(self.channel_name, self.game_id, self.user.pk)
         await self._send_board(force=True)
         await self._announce_presence()
 
     async def disconnect(self, code):
         if self.user is None:
             return
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
+        presence.heartbeats.discard(self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await self.channel_layer.group_discard(
             broadcast.user_group(self.user.pk), self.channel_name
@@ -309,19 +306,12 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     def _connected_seats(self, game: Game, *, fresh: bool) -> set[int]:
         """Who is connected, read again only when asked (a presence hint, a forced board) or
-        once older than a heartbeat (a dead worker's sockets expire without a hint): reading
+        once as old as a stale row (a dead worker's sockets expire without a hint): reading
         it on every move was ~13% of a loaded worker."""
         now = time.monotonic()
-        if fresh or self.connected is None or now - self.connected_at > HEARTBEAT_S:
+        if fresh or self.connected is None or now - self.connected_at > STALE_AFTER_S:
             self.connected, self.connected_at = presence.connected_seats(game), now
         return self.connected
-
-    async def _keep_presence(self):
-        while True:
-            await asyncio.sleep(HEARTBEAT_S)
-            await database_sync_to_async(presence.still_connected)(
-                self.game_id, self.user, self.channel_name
-            )
 
     async def _announce_presence(self):
         """Tell the other sockets on this game to redraw the players (only players show)."""

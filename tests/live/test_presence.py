@@ -102,3 +102,26 @@ def test_a_connection_a_dead_worker_left_behind_stops_counting(users):
     presence.connected(game.pk, users[1], "live!1")
     assert set(Connection.objects.values_list("channel_name", flat=True)) == {"live!1"}
     assert presence.connected_seats(game) == {1}
+
+
+def test_one_heartbeat_keeps_every_socket_of_a_process_fresh_and_restores_swept_rows(users):
+    game = started_game(users, 2)
+    long_ago = timezone.now() - presence.STALE_AFTER + timedelta(seconds=5)
+    sockets = {"worker!a": (game.pk, users[0].pk), "worker!b": (game.pk, users[1].pk)}
+    presence.heartbeats.sockets.update(sockets)
+    try:
+        for name, (game_id, user_id) in sockets.items():
+            Connection.objects.create(
+                game_id=game_id, user_id=user_id, channel_name=name, seen_at=long_ago
+            )
+        Connection.objects.filter(channel_name="worker!b").delete()  # as a sweep would
+        presence.still_connected(sockets)
+        rows = Connection.objects.filter(channel_name__in=sockets)
+        assert {row.channel_name: row.user_id for row in rows} == {
+            name: user_id for name, (_, user_id) in sockets.items()
+        }
+        assert all(row.seen_at > long_ago + timedelta(seconds=4) for row in rows)
+        assert presence.connected_seats(game) == {0, 1}
+    finally:
+        for name in sockets:
+            presence.heartbeats.sockets.pop(name, None)
