@@ -153,6 +153,17 @@ class Workers:
                     sizes.append(int(line.split()[1]))
         return sizes
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the live workers have used so far (Linux /proc)."""
+        total = 0
+        for process in self.processes:
+            stat = Path(f"/proc/{process.pid}/stat")
+            if stat.exists():
+                # Fields 14 and 15 (utime, stime), counted after the parenthesised name.
+                fields = stat.read_text().rpartition(")")[2].split()
+                total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
+
     def log_errors(self) -> list[str]:
         """Tracebacks and error lines the workers logged."""
         found = []
@@ -606,10 +617,13 @@ def percentiles(values: list[float]) -> dict:
     }
 
 
-async def run_load(urls, tokens, args, memory=lambda: 0) -> dict:
+async def run_load(urls, tokens, args, memory=lambda: 0, worker_cpu=lambda: 0.0) -> dict:
     """Set the games up, play them for `args.duration` s, and measure; `memory()` is the
     workers' resident size (KiB), sampled when play starts, half-way and at the end (the first
-    half includes warming up: caches, pools, first allocations)."""
+    half includes warming up: caches, pools, first allocations); `worker_cpu()` their CPU
+    seconds so far. The CPU used during play, the workers' and this client's own, shows
+    whether the site or the load client is the bottleneck on a shared machine, and the load
+    average beside it how busy the machine was."""
     rng = random.Random(args.seed)
     counts = Counts()
     players = args.players
@@ -655,6 +669,8 @@ async def run_load(urls, tokens, args, memory=lambda: 0) -> dict:
 
     start = time.perf_counter()
     memory_at_start = memory()
+    cpu_at_start = worker_cpu(), time.process_time()
+    load_at_start = os.getloadavg()
     for table in tables:  # stagger the first moves over one interval
         table.stopped = False
         table.next_at = start + rng.random() * args.interval
@@ -679,6 +695,9 @@ async def run_load(urls, tokens, args, memory=lambda: 0) -> dict:
         table.stopped = True
     elapsed = time.perf_counter() - start
     memory_at_end = memory()
+    worker_cpu_s = worker_cpu() - cpu_at_start[0]
+    client_cpu_s = time.process_time() - cpu_at_start[1]
+    load_at_end = os.getloadavg()
     progress("stopping: waiting for the moves in flight and their pushes")
     watcher.cancel()
     deadline = time.perf_counter() + 30
@@ -720,6 +739,12 @@ async def run_load(urls, tokens, args, memory=lambda: 0) -> dict:
         "mean_frame_bytes": counts.frame_bytes / max(1, counts.frames),
         "http_errors": counts.http_errors,
         "socket_errors": counts.socket_errors,
+        "cpu_during_play": {
+            "workers_core_share": worker_cpu_s / elapsed,
+            "workers_ms_per_move": 1000 * worker_cpu_s / max(1, moves),
+            "client_core_share": client_cpu_s / elapsed,
+        },
+        "load_average": {"play_start": load_at_start, "play_end": load_at_end},
         "memory_kib": {
             "play_start": memory_at_start,
             "play_half": memory_at_half,
@@ -785,6 +810,18 @@ def report(result: dict, log_errors: list[str]) -> str:
     for name in ("http_errors", "socket_errors"):
         lines += [f"  {name}: {item}" for item in result[name][:5]]
     lines += [f"  log: {item}" for item in log_errors[:5]]
+    cpu = result["cpu_during_play"]
+    if cpu["workers_core_share"]:
+        lines.append(
+            f"CPU during play: workers {100 * cpu['workers_core_share']:.0f}% of a core "
+            f"({cpu['workers_ms_per_move']:.1f} ms per move, everything included), "
+            f"this load client {100 * cpu['client_core_share']:.0f}%"
+        )
+    start_load, end_load = result["load_average"]["play_start"], result["load_average"]["play_end"]
+    lines.append(
+        f"load average (1/5/15 min) at the start of play {'/'.join(f'{x:.2f}' for x in start_load)}"
+        f", at the end {'/'.join(f'{x:.2f}' for x in end_load)} ({os.cpu_count()} cores)"
+    )
     memory = result["memory_kib"]
     if memory.get("idle"):
         lines.append(
@@ -848,8 +885,9 @@ def main(argv=None) -> int:
                 workers.start()
                 urls = workers.urls
             rss = (lambda: sum(workers.rss_kib())) if workers else (lambda: 0)
+            cpu = workers.cpu_seconds if workers else (lambda: 0.0)
             idle = rss()
-            result = asyncio.run(run_load(urls, tokens, args, rss))
+            result = asyncio.run(run_load(urls, tokens, args, rss, cpu))
             result["memory_kib"]["idle"] = idle
             log_errors = workers.log_errors() if workers else []
         finally:
