@@ -98,12 +98,13 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
                     "text_x": x + CHART_BAR_WIDTH / 2,
                 }
             )
+        label = printed.category_label(entry["category"], edition)
         groups.append(
             {
                 "category": entry["category"],
-                "name": printed.category_label(entry["category"], edition),
+                "name": label,
                 # Two-word names ("Forbidden Tomes") go on two lines under their bars.
-                "label_lines": printed.category_label(entry["category"], edition).split(" ", 1),
+                "label_lines": label.split(" ", 1),
                 "die": entry["die"],
                 "center": left + group_width / 2,
                 "bars": bars,
@@ -120,7 +121,11 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
         "label_y": CHART_TOP + CHART_HEIGHT + 19,
         "die_y": CHART_TOP + CHART_HEIGHT + 42,
         "legend": [
-            {"name": name, "pattern": PLAYER_PATTERNS[seat % len(PLAYER_PATTERNS)]}
+            {
+                "name": name,
+                "initial": name[:1].upper(),
+                "pattern": PLAYER_PATTERNS[seat % len(PLAYER_PATTERNS)],
+            }
             for seat, name in enumerate(names)
         ],
     }
