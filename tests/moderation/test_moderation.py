@@ -98,7 +98,7 @@ def test_abort_a_game_in_progress(users, moderator, admin_browser):
     player = Client()
     player.force_login(users[0])
     page = player.get(reverse("game", args=[game.pk])).content.decode()
-    assert rendering.ABORTED_TEXT in page and "/act/" not in page
+    assert str(rendering.ABORTED_TEXT) in page and "/act/" not in page
     with pytest.raises(services.Conflict):
         services.submit_action(game.pk, users[1], {"type": "place", "to": "self"}, game.version)
 
