@@ -34,17 +34,6 @@ MAX_BAD_FRAMES = 20
 
 STALE_AFTER_S = presence.STALE_AFTER.total_seconds()
 
-
-def read_only(render):
-    """Run a render that only reads the database on the loop's thread pool rather than the one
-    thread all sync code of this process shares: on PostgreSQL the pushes of a move then wait
-    for their queries side by side, not one after another. Each thread has its own connection
-    and `database_sync_to_async` closes it after the call (back to the pool on PostgreSQL; kept
-    open on SQLite, where connections are per thread and opening one costs more than a push).
-    """
-    return database_sync_to_async(render, thread_sensitive=False)
-
-
 # htmx's ws extension adds the request headers to every frame it sends.
 HTMX_HEADERS = "HEADERS"
 
@@ -196,7 +185,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _send_board(self, *, force: bool, presence_only=False, message="") -> None:
         try:
-            board = await read_only(self._render_board)(force, presence_only, message)
+            board = await database_sync_to_async(self._render_board)(force, presence_only, message)
         except services.NotFound:
             await self._stop(CLOSE_NOT_FOUND)
             return
