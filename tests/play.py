@@ -20,6 +20,16 @@ def started_game(users, num_players: int = 3, *, seed: int | None = None, **tabl
     return services.start_game(game.pk, users[0])
 
 
+def make_users(user_model, name: str, count: int = 4, *, password: str = "x") -> list:
+    """`count` accounts `<name>0`, `<name>1`… shown as "<Name> 0"…: the players most tests need."""
+    return [
+        user_model.objects.create_user(
+            f"{name}{i}", password=password, display_name=f"{name.title()} {i}"
+        )
+        for i in range(count)
+    ]
+
+
 def seated_users(game: Game) -> dict:
     return {seat.position: seat.user for seat in game.seats.select_related("user")}
 

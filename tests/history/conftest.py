@@ -7,16 +7,12 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game, Seat
+from tests.play import make_users
 
 
 @pytest.fixture
 def users(django_user_model):
-    return [
-        django_user_model.objects.create_user(
-            f"reader{i}", password="x", display_name=f"Reader {i}"
-        )
-        for i in range(4)
-    ]
+    return make_users(django_user_model, "reader")
 
 
 @pytest.fixture

@@ -5,15 +5,12 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.test import Client
 from django.urls import reverse
 
+from tests.play import make_users
+
 
 @pytest.fixture
 def users(django_user_model):
-    return [
-        django_user_model.objects.create_user(
-            f"monk{i}", password="pw-monk", display_name=f"Monk {i}"
-        )
-        for i in range(4)
-    ]
+    return make_users(django_user_model, "monk", password="pw-monk")
 
 
 @pytest.fixture

@@ -6,17 +6,12 @@ import pytest
 from django.test import Client
 
 from games.models import Game
-from tests.play import play_to_end, started_game
+from tests.play import make_users, play_to_end, started_game
 
 
 @pytest.fixture
 def users(django_user_model):
-    return [
-        django_user_model.objects.create_user(
-            f"viewer{i}", password="x", display_name=f"Viewer {i}"
-        )
-        for i in range(4)
-    ]
+    return make_users(django_user_model, "viewer")
 
 
 @pytest.fixture

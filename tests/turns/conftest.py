@@ -4,6 +4,7 @@ import pytest
 
 from tests.api.conftest import make_player, players  # noqa: F401  (API clients with tokens)
 from tests.bots.helpers import TINY_BUDGET
+from tests.play import make_users
 
 
 @pytest.fixture(autouse=True)
@@ -14,9 +15,4 @@ def quick_bots(settings):
 
 @pytest.fixture
 def people(django_user_model):
-    return [
-        django_user_model.objects.create_user(
-            f"reader{i}", password="x", display_name=f"Reader {i}"
-        )
-        for i in range(4)
-    ]
+    return make_users(django_user_model, "reader")
