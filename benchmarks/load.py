@@ -1,7 +1,7 @@
 """Load and latency of live games: real HTTP moves, real WebSockets, one socket per player.
 
     python -m benchmarks.load --games 200 --players 4 [--workers W] [--duration S]
-                              [--interval S] [--url http://HOST:PORT] [--json PATH]
+                              [--interval S] [--url http://HOST:PORT] [--json PATH] [--html]
 
 Unless `--url` is given it starts W daphne workers itself on free localhost ports, with a fresh
 SQLite database in a temporary directory, or the DATABASE_URL / REDIS_URL of the environment
@@ -18,6 +18,14 @@ that POST being sent to the moment *each* seat's socket receives a board at that
 later. At the end the database must hold exactly the accepted moves, and every game's replay of
 its move log must equal its stored state.
 
+With `--html` the players are browsers instead: each logs in through the site's login form (a
+CSRF cookie and token, a session cookie back) and opens the page's socket `ws/games/<id>/` with
+its session cookie and the site's Origin, which pushes the HTML board (oob regions) rendered for
+its seat. A push counts when the frame carrying `#board` at the new `data-version` arrives. The
+player whose banner says it is their turn (`data-mine="1"`) asks the API for its legal actions
+and POSTs its move there as above. Logging in costs the site one password hash per player
+(~0.3 s of CPU each), so setting up takes minutes; it is not part of the measured play.
+
 The floor is the round trip of a bare echo socket (`ws/echo/`, benchmarks/echo.py) on the same
 server: measured idle before the load, and again during it.
 
@@ -31,6 +39,7 @@ import bisect
 import json
 import os
 import random
+import re
 import secrets
 import socket
 import struct
@@ -40,13 +49,18 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_GAMES, MAX_SECONDS, MAX_WORKERS = 1000, 3600, 16
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 # A game silent for this many intervals (and at least 10 s) asks its sockets for the board.
 RESYNC_AFTER_INTERVALS = 3
+LOGIN_PATH = "/accounts/login/"
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+# An HTML push: the board's root carries the version it shows, its banner whose turn it is.
+BOARD_VERSION = re.compile(r'<div id="board" class="board" data-version="(\d+)"')
+BANNER_STEP = re.compile(r'id="board-banner"[^>]* data-step="([^"]*)" data-mine="([01])"')
 
 
 # ---------------------------------------------------------------------------- the site
@@ -179,24 +193,35 @@ class Workers:
 
 
 def setup_database(env: dict) -> None:
-    """Point Django at the site's database (in this process) and migrate it."""
+    """Point Django at the site's database (in this process) and migrate it; collect the
+    static files into the workers' STATIC_ROOT if they have their own (DEBUG off, pages name
+    them through collectstatic's manifest, as in production)."""
     for name in ("DJANGO_SETTINGS_MODULE", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL"):
         os.environ[name] = env[name]
-    if "REDIS_URL" in env:
-        os.environ["REDIS_URL"] = env["REDIS_URL"]
+    for name in ("REDIS_URL", "STATIC_ROOT"):
+        if name in env:
+            os.environ[name] = env[name]
     import django
     from django.core.management import call_command
 
     django.setup()
     call_command("migrate", verbosity=0, interactive=False)
+    if "STATIC_ROOT" in env:
+        call_command("collectstatic", verbosity=0, interactive=False)
 
 
-def create_players(count: int, prefix: str) -> list[str]:
-    """`count` users with one API token each; returns the raw tokens."""
+def create_players(count: int, prefix: str, password: str = "") -> list[str]:
+    """`count` users with one API token each (and `password`, if given, to log in with);
+    returns the raw tokens. Their usernames are `prefix` and their number."""
+    from django.contrib.auth.hashers import make_password
+
     from accounts.models import ApiToken, User
 
+    # One hash for all: hashing is deliberately slow (~0.3 s), and the site checks each anyway.
+    hashed = make_password(password) if password else ""
     users = User.objects.bulk_create(
-        User(username=f"{prefix}{i}", display_name=f"{prefix}{i}") for i in range(count)
+        User(username=f"{prefix}{i}", display_name=f"{prefix}{i}", password=hashed)
+        for i in range(count)
     )
     if users and users[0].pk is None:  # backends that do not return ids from bulk inserts
         users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
@@ -214,14 +239,36 @@ class Http:
         self.host, self.port, self.timeout = parts.hostname, parts.port or 80, timeout
         self.lock = asyncio.Lock()
         self.reader = self.writer = None
+        self.cookies: dict[str, str] = {}  # what the site set, sent back by `browse`
 
     async def request(self, method: str, path: str, token: str, body=None):
         """(status, headers, JSON or None); raises OSError/TimeoutError on transport failure."""
         data = b"" if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        status, headers, raw = await self._send(method, path, headers, data)
+        try:
+            return status, headers, json.loads(raw) if raw else None
+        except ValueError:
+            return status, headers, None
+
+    async def browse(self, method: str, path: str, form: dict | None = None):
+        """(status, headers, text) as a browser asks: cookies sent back, a form posted
+        url-encoded with the site's own Origin (which Django's CSRF check compares)."""
+        headers = {}
+        if form is not None:
+            headers["Origin"] = f"http://{self.host}:{self.port}"
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        data = urlencode(form or {}).encode()
+        status, headers, raw = await self._send(method, path, headers, data)
+        return status, headers, raw.decode(errors="replace")
+
+    async def _send(self, method: str, path: str, headers: dict, data: bytes):
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-            f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(data)}\r\n\r\n"
+            + "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+            + f"Content-Length: {len(data)}\r\n\r\n"
         ).encode()
         async with self.lock:
             try:
@@ -244,6 +291,10 @@ class Http:
         while (line := await self.reader.readline()) not in (b"\r\n", b"\n", b""):
             name, _, value = line.decode("latin-1").partition(":")
             headers[name.strip().lower()] = value.strip()
+            if name.strip().lower() == "set-cookie":
+                cookie, _, _ = value.strip().partition(";")
+                cookie_name, _, cookie_value = cookie.partition("=")
+                self.cookies[cookie_name] = cookie_value
         if headers.get("transfer-encoding", "").lower() == "chunked":
             body = b""
             while size := int((await self.reader.readline()).split(b";")[0], 16):
@@ -254,10 +305,7 @@ class Http:
             body = await self.reader.readexactly(int(headers.get("content-length", 0)))
         if headers.get("connection", "").lower() == "close":
             self.close()
-        try:
-            return status, headers, json.loads(body) if body else None
-        except ValueError:
-            return status, headers, None
+        return status, headers, body
 
     def close(self) -> None:
         if self.writer is not None:
@@ -391,6 +439,24 @@ def game_socket_url(base_url: str, game_id: int, token: str) -> str:
     return f"{base_url}/ws/games/{game_id}/?format=json&token={token}"
 
 
+async def log_in(base_url: str, username: str, password: str) -> str:
+    """The session cookie of `username`, logged in through the login form as a browser does:
+    the page sets the CSRF cookie and carries the token the form posts back."""
+    http = Http(base_url)
+    try:
+        status, _, page = await http.browse("GET", LOGIN_PATH)
+        token = CSRF_FIELD.search(page)
+        if status != 200 or token is None:
+            raise RuntimeError(f"GET {LOGIN_PATH} answered {status} without a CSRF token")
+        form = {"csrfmiddlewaretoken": token[1], "username": username, "password": password}
+        status, _, _ = await http.browse("POST", LOGIN_PATH, form)
+        if status != 302 or not http.cookies.get("sessionid"):
+            raise RuntimeError(f"logging in as {username} answered {status}")
+        return http.cookies["sessionid"]
+    finally:
+        http.close()
+
+
 async def echo_round_trips(
     base_url: str, count: int, sockets: int = 4, until: float = float("inf")
 ) -> list[float]:
@@ -434,9 +500,10 @@ class Counts:
 class Table:
     """One game: its players' tokens and sockets, the boards they were pushed, its pace."""
 
-    def __init__(self, index, tokens, urls, interval, rng, counts):
+    def __init__(self, index, tokens, urls, interval, rng, counts, logins=None):
         self.index, self.tokens, self.interval, self.rng = index, tokens, interval, rng
         self.counts = counts
+        self.logins = logins  # (username, password) per player: browsers on HTML sockets
         self.base = urls[index % len(urls)]
         self.http = Http(self.base)
         self.seat_urls = [urls[(index + seat) % len(urls)] for seat in range(len(tokens))]
@@ -475,15 +542,22 @@ class Table:
             raise RuntimeError(f"start answered {status}: {answer}")
 
     async def connect(self) -> None:
-        """One socket per player; the seat numbers come from the first board each receives."""
+        """One socket per player; the seat numbers come from the first board each receives
+        (HTML boards do not say the seat: a browser's pushes are counted per player)."""
         for position, token in enumerate(self.tokens):
-            url = game_socket_url(self.seat_urls[position], self.game_id, token)
+            base, headers = self.seat_urls[position], {}
+            if self.logins:
+                session = await log_in(base, *self.logins[position])
+                url = f"{base}/ws/games/{self.game_id}/"
+                headers = {"Cookie": f"sessionid={session}"}
+            else:
+                url = game_socket_url(base, self.game_id, token)
             sock = Socket(
                 url,
                 lambda text, p=position: self.on_frame(p, text),
                 lambda code, p=position: self.on_close(p, code),
             )
-            await sock.connect()
+            await sock.connect(headers=headers)
             self.sockets.append(sock)
 
     def on_close(self, player: int, code) -> None:
@@ -494,6 +568,9 @@ class Table:
         now = time.perf_counter()
         self.counts.frames += 1
         self.counts.frame_bytes += len(text)
+        if self.logins:
+            self.on_html(player, text, now)
+            return
         frame = json.loads(text)
         if "error" in frame:
             self.counts.socket_errors.append(f"game {self.game_id}: {frame}")
@@ -511,6 +588,35 @@ class Table:
             self.finished = True
         self.maybe_move()
 
+    def on_html(self, player: int, text: str, now: float) -> None:
+        """A browser's push: only a whole board (`#board` and every region) is a new version;
+        presence and chat frames redraw one region. Its legal actions are asked for when it
+        is this player's turn to move."""
+        board = BOARD_VERSION.search(text)
+        if board is None:
+            if 'role="alert"' in text:
+                self.counts.socket_errors.append(f"game {self.game_id}: {text[:200]}")
+            return
+        version = int(board[1])
+        banner = BANNER_STEP.search(text)
+        if banner is None:
+            self.counts.socket_errors.append(f"game {self.game_id}: a board without a banner")
+            return
+        step, mine = banner[1], banner[2] == "1"
+        self.arrivals[player].setdefault(version, now)
+        current = self.boards[player]
+        if current is None or version >= current["version"]:
+            self.boards[player] = {
+                "version": version,
+                "seat": player,
+                "to_act": [player] if mine else [],
+                "legal_actions": None,  # not in the HTML: asked for before moving
+                "player": player,
+            }
+        if step == "over":
+            self.finished = True
+        self.maybe_move()
+
     def latest(self) -> int:
         return max((board["version"] for board in self.boards if board), default=-1)
 
@@ -523,7 +629,7 @@ class Table:
             return
         for board in self.boards:
             if board and board["version"] == version and board["seat"] in board["to_act"]:
-                if board["legal_actions"]:
+                if board["legal_actions"] is None or board["legal_actions"]:
                     self.moving = True
                     delay = max(0.0, self.next_at - time.perf_counter())
                     asyncio.get_running_loop().call_later(
@@ -536,6 +642,11 @@ class Table:
             self.moving = False
             return
         token = self.tokens[board["player"]]
+        if board["legal_actions"] is None:
+            board = await self.fetch_board(board)
+            if board is None:
+                self.moving = False
+                return
         action = self.rng.choice(board["legal_actions"])
         body = {"version": board["version"], "action": action}
         sent = time.perf_counter()
@@ -559,6 +670,23 @@ class Table:
             self.counts.http_errors.append(f"game {self.game_id}: {status} {answer}")
         self.moving = False
         self.maybe_move()
+
+    async def fetch_board(self, board: dict) -> dict | None:
+        """The legal actions of a browser's board, from the API (the HTML only has forms)."""
+        try:
+            status, _, answer = await self.http.request(
+                "GET", f"/api/games/{self.game_id}", self.tokens[board["player"]]
+            )
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as failure:
+            self.counts.http_errors.append(f"game {self.game_id}: {failure!r}")
+            return None
+        if status != 200:
+            self.counts.http_errors.append(f"game {self.game_id}: GET {status} {answer}")
+            return None
+        view = answer["view"]
+        if answer["version"] != board["version"] or not view["legal_actions"]:
+            return None  # moved on meanwhile: the next push brings the new board
+        return {**board, "legal_actions": view["legal_actions"]}
 
     def watchdog(self) -> None:
         """A game that made no progress for a while asks every socket for its board again."""
@@ -617,7 +745,9 @@ def percentiles(values: list[float]) -> dict:
     }
 
 
-async def run_load(urls, tokens, args, memory=lambda: 0, worker_cpu=lambda: 0.0) -> dict:
+async def run_load(
+    urls, tokens, args, memory=lambda: 0, worker_cpu=lambda: 0.0, logins=None
+) -> dict:
     """Set the games up, play them for `args.duration` s, and measure; `memory()` is the
     workers' resident size (KiB), sampled when play starts, half-way and at the end (the first
     half includes warming up: caches, pools, first allocations); `worker_cpu()` their CPU
@@ -635,6 +765,7 @@ async def run_load(urls, tokens, args, memory=lambda: 0, worker_cpu=lambda: 0.0)
             args.interval,
             random.Random(rng.random()),
             counts,
+            logins[i * players : (i + 1) * players] if logins else None,
         )  # fmt: skip
         for i in range(args.games)
     ]
@@ -722,6 +853,7 @@ async def run_load(urls, tokens, args, memory=lambda: 0, worker_cpu=lambda: 0.0)
         "players": players,
         "workers": len(urls),
         "interval_s": args.interval,
+        "html": bool(logins),
         "setup_s": setup_seconds,
         "duration_s": elapsed,
         "moves": moves,
@@ -783,7 +915,9 @@ def report(result: dict, log_errors: list[str]) -> str:
     floor = result["floor_ms_idle"].get("p50")
     every = result["latency_ms_every_seat"]
     lines = [
-        f"{result['games']} games x {result['players']} players, {result['workers']} worker(s), "
+        f"{result['games']} games x {result['players']} players "
+        f"({'browsers on HTML' if result['html'] else 'JSON'} sockets), "
+        f"{result['workers']} worker(s), "
         f"one move per game every {result['interval_s']} s, {result['duration_s']:.1f} s "
         f"(setup {result['setup_s']:.1f} s)",
         f"moves accepted: {result['moves']}  ({result['moves_per_s']:.1f} moves/s); "
@@ -849,6 +983,11 @@ def parse_args(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--logs", help="keep the workers' logs in this directory")
+    parser.add_argument(
+        "--html",
+        action="store_true",
+        help="browsers: log in with the form, HTML board sockets (moves still via the API)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.games <= MAX_GAMES:
         parser.error(f"--games must be 1 to {MAX_GAMES}")
@@ -871,9 +1010,12 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="biblios-load-") as temp:
         database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{temp}/load.sqlite3"
-        env = site_env(database_url, os.environ.get("REDIS_URL", ""))
+        env = site_env(database_url, os.environ.get("REDIS_URL", ""), STATIC_ROOT=f"{temp}/static")
         setup_database(env)
-        tokens = create_players(args.games * args.players, f"load-{secrets.token_hex(3)}-")
+        prefix, count = f"load-{secrets.token_hex(3)}-", args.games * args.players
+        password = secrets.token_urlsafe(16) if args.html else ""
+        tokens = create_players(count, prefix, password)
+        logins = [(f"{prefix}{i}", password) for i in range(count)] if args.html else None
         workers = None
         try:
             if args.url:
@@ -887,7 +1029,7 @@ def main(argv=None) -> int:
             rss = (lambda: sum(workers.rss_kib())) if workers else (lambda: 0)
             cpu = workers.cpu_seconds if workers else (lambda: 0.0)
             idle = rss()
-            result = asyncio.run(run_load(urls, tokens, args, rss, cpu))
+            result = asyncio.run(run_load(urls, tokens, args, rss, cpu, logins))
             result["memory_kib"]["idle"] = idle
             log_errors = workers.log_errors() if workers else []
         finally:

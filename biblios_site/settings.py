@@ -14,6 +14,7 @@ Everything that differs between a laptop and production comes from the environme
 - With DEBUG off (docs/deploy.md): CSRF_TRUSTED_ORIGINS (comma-separated https origins),
   SECURE_SSL_REDIRECT (default on), SECURE_HSTS_SECONDS (default one year).
 - RATE_LIMIT_ACTIONS, RATE_LIMIT_API: "<count>/<seconds>" per user (games/ratelimit.py).
+- STATIC_ROOT: where `collectstatic` writes the files whitenoise serves (default staticfiles/).
 - BENCHMARK_ECHO: mounts the load benchmark's bare echo socket (never in production).
 """
 
@@ -186,7 +187,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where `collectstatic` writes (the load benchmark collects into a temporary directory).
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 # In production `collectstatic` writes compressed, content-hashed copies that whitenoise serves
 # with far-future cache headers; during development files are served as they are.
 STORAGES = {
