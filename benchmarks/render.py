@@ -1,0 +1,112 @@
+"""What one HTML board push costs a worker: rendering a mid-game 4-player board for each seat.
+
+    python -m benchmarks.render [--boards N] [--moves M] [--language en] [--profile]
+
+A browser's socket gets `rendering.board_html(..., oob=True)` on every move (the live regions),
+so a move at a table of four browsers costs four of these. Runs with the workers' production
+settings (DEBUG off, cached template loader, collected static files) on a fresh SQLite database
+in a temporary directory: a game of four is played `--moves` random legal moves into its gift
+phase, then its board is rendered `--boards` times, seat after seat. Prints the milliseconds per
+board, its size and its queries; `--profile` adds cProfile's hot spots.
+"""
+
+import argparse
+import cProfile
+import pstats
+import random
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+
+from benchmarks.load import create_players, setup_database, site_env
+
+
+def mid_game(moves: int, seed: int):
+    """A started game of four played `moves` random legal moves, and its players by seat."""
+    from accounts.models import User
+    from games import services
+    from games.engine import biblios
+    from games.models import Game
+
+    prefix = f"render-{secrets.token_hex(3)}-"
+    create_players(4, prefix)
+    users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
+    game = services.create_table(users[0], services.TableSettings(4))
+    Game.objects.filter(pk=game.pk).update(seed=seed)
+    for user in users[1:]:
+        services.join_table(game.pk, user)
+    game = services.start_game(game.pk, users[0])
+    by_seat = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game.refresh_from_db()
+        seat = biblios.to_act(game.engine_state())[0]
+        board = services.board_for(game, by_seat[seat])
+        services.submit_action(
+            game.pk, by_seat[seat], rng.choice(board["legal_actions"]), board["version"]
+        )
+    game.refresh_from_db()
+    return game, [by_seat[seat] for seat in range(4)]
+
+
+def render_boards(game, players, count: int) -> list[float]:
+    """Seconds per board, `count` boards, seat after seat, as the consumer renders them."""
+    from games import rendering
+    from games.models import Game
+
+    times = []
+    for i in range(count):
+        start = time.perf_counter()
+        # The consumer reads the game afresh for every push.
+        fresh = Game.objects.get(pk=game.pk)
+        rendering.board_html(fresh, players[i % 4], oob=True, connected={0, 1, 2, 3})
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--boards", type=int, default=400)
+    parser.add_argument("--moves", type=int, default=40, help="moves played before rendering")
+    parser.add_argument("--language", default="en", choices=("en", "fr", "es"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="biblios-render-") as temp:
+        env = site_env(f"sqlite:///{temp}/render.sqlite3", STATIC_ROOT=f"{temp}/static")
+        setup_database(env)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+        from django.utils import translation
+
+        from games import rendering
+
+        game, players = mid_game(args.moves, args.seed)
+        with translation.override(args.language):
+            html = rendering.board_html(game, players[0], oob=True, connected={0, 1, 2, 3})
+            render_boards(game, players, 8)  # warm: templates, catalogues, caches
+            with CaptureQueriesContext(connection) as queries:
+                rendering.board_html(game, players[1], oob=True, connected={0, 1, 2, 3})
+            times = render_boards(game, players, args.boards)
+            if args.profile:
+                profiler = cProfile.Profile()
+                profiler.runcall(render_boards, game, players, args.boards)
+    times_ms = sorted(1000 * t for t in times)
+    print(
+        f"{args.boards} boards of a 4-player game at version {game.version} ({args.moves} moves, "
+        f"language {args.language}): median {statistics.median(times_ms):.2f} ms, "
+        f"mean {statistics.fmean(times_ms):.2f} ms, p95 {times_ms[int(0.95 * len(times_ms))]:.2f}"
+        f" ms per board (game read included); {len(html)} characters; "
+        f"{len(queries.captured_queries)} queries in board_html"
+    )
+    if args.profile:
+        stats = pstats.Stats(profiler, stream=sys.stdout)
+        stats.sort_stats("cumulative").print_stats(30)
+        stats.sort_stats("tottime").print_stats(20)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
