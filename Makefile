@@ -44,6 +44,10 @@ gettext:
 		[ "$$(id -u)" = 0 ] || { echo "Translations need gettext: sudo apt-get install -y gettext"; exit 1; }; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext; }
 
+# Building and extracting catalogues needs settings but no secrets: the test settings will do
+# (the production settings refuse to load without SECRET_KEY).
+compilemessages messages: export DJANGO_SETTINGS_MODULE = biblios_site.settings_test
+
 # The .mo files are built, never committed (.gitignore); .venv holds Django's own, already built.
 compilemessages: install gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv

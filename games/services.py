@@ -278,12 +278,7 @@ def submit_action(
     now = now or timezone.now()
     try:
         with transaction.atomic():
-            game = _locked(game_id)
-            seat = _seat_row(game, user)
-            if seat is None:
-                raise NotAllowed(gettext("you are not playing in this game"))
-            if game.status != Game.Status.ACTIVE:
-                raise Conflict(f"this game is {game.get_status_display().lower()}")
+            game, seat = _running_seat(game_id, user)
             if expected_version != game.version:
                 raise StaleVersion(game.version)
             if seat.bot_level:
@@ -320,7 +315,7 @@ def play_due_turn(
         with transaction.atomic():
             game = _locked(game_id)
             if game.status != Game.Status.ACTIVE:
-                raise Conflict(f"this game is {game.get_status_display().lower()}")
+                raise _not_running(game)
             if expected_version != game.version:
                 raise StaleVersion(game.version)
             if game.due_at is None or now < game.due_at:
@@ -412,13 +407,18 @@ def take_seat_back(game_id: int, user, *, now: datetime | None = None) -> Game:
     return game
 
 
+def _not_running(game: Game) -> Conflict:
+    status = game.get_status_display().lower()
+    return Conflict(gettext("this game is %(status)s") % {"status": status})
+
+
 def _running_seat(game_id: int, user) -> tuple[Game, Seat]:
     game = _locked(game_id)
     seat = _seat_row(game, user)
     if seat is None:
         raise NotAllowed(gettext("you are not playing in this game"))
     if game.status != Game.Status.ACTIVE:
-        raise Conflict(f"this game is {game.get_status_display().lower()}")
+        raise _not_running(game)
     return game, seat
 
 
