@@ -12,6 +12,7 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
+from django.utils.translation import gettext
 
 from games.services import ServiceError
 
@@ -22,7 +23,9 @@ class RateLimited(ServiceError):
     status = 429
 
     def __init__(self, retry_after: int):
-        super().__init__(f"too many requests; try again in {retry_after} s")
+        super().__init__(
+            gettext("too many requests; try again in %(seconds)s s") % {"seconds": retry_after}
+        )
         self.retry_after = retry_after
 
 

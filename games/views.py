@@ -267,7 +267,7 @@ def act(request, game_id: int):
     if request.method != "POST":
         return redirect(_game_url(game_id))
     game = get_object_or_404(Game, pk=game_id)
-    message, status = "", 200
+    message, status, retry_after = "", 200, None
     try:
         version = parse_version(request.POST)
         action = parse_action(request.POST)
@@ -277,7 +277,10 @@ def act(request, game_id: int):
     except BadActionInput as refusal:
         message, status = str(refusal), 400
     except ratelimit.RateLimited as refusal:
-        return ratelimit.too_many(refusal)
+        if not request.htmx:
+            return ratelimit.too_many(refusal)
+        message, status = str(refusal).capitalize() + ".", 429
+        retry_after = refusal.retry_after
     except services.StaleVersion:
         message, status = (
             gettext("The board changed before your move arrived; here it is now."),
@@ -305,4 +308,7 @@ def act(request, game_id: int):
         # No board for someone who may not see it: the message alone, as text (it may echo input).
         text = message or str(refusal).capitalize() + "."
         return HttpResponse(text, status=status if message else 403, content_type="text/plain")
-    return HttpResponse(html, status=status)
+    response = HttpResponse(html, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response

@@ -190,6 +190,13 @@ def test_actions_share_one_limit_across_form_api_and_socket(table, tight_limits)
     move = form_of(board["legal_actions"][0], board["version"])
     refused = client.post(reverse("game_act", args=[game.pk]), move)
     assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 60
+    # htmx gets the board back with the refusal in it (the game page swaps 429s), not a bare text.
+    refused = client.post(reverse("game_act", args=[game.pk]), move, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 429 and refused["Retry-After"]
+    assert (
+        'id="board"' in refused.content.decode()
+        and "too many requests" in refused.content.decode().lower()
+    )
     refused = api(token, f"/api/games/{game.pk}/actions", {**body, "version": board["version"]})
     assert refused.status_code == 429 and refused["Retry-After"]
     cookie = session_cookie(actor)
