@@ -4,10 +4,18 @@ A card face carries its category symbol, printed name, value and tie-break lette
 church card: its effect and one die icon per die it moves), so it reads without colour and
 without images; the whole name is also in `title`. Every face keeps the card id in `data-card`,
 which the leak tests look for: a face is only ever drawn for a card the reader may see.
+
+A face depends only on the card id, the edition and the reader's language, and a board draws
+dozens (its log lines most of them), so each face and symbol is built once per process and
+language and reused (a quarter of a board's render before).
 """
 
+from functools import cache
+
+from django.core.signals import setting_changed
 from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import get_language
 
 from games import names
 from games.engine import cards
@@ -29,6 +37,7 @@ PIPS = {
 }
 
 
+@cache
 def symbol(name: str, css_class: str = "symbol") -> str:
     """An icon from our symbol sheet; decorative, since the words beside it say the same."""
     return format_html(
@@ -47,10 +56,18 @@ def card_kind(card_id: str) -> str:
 
 def card_face(card_id: str, edition: str = "biblios") -> str:
     """One card: symbol, name, value and letter as text, its id in `data-card`."""
-    card = cards.CARDS.get(card_id)
+    if card_id not in cards.CARDS:  # not cached: any string could come here
+        return format_html(
+            '<span class="card card-unknown">{}</span>', names.card_label(card_id, edition)
+        )
+    return _known_card_face(card_id, edition, get_language())
+
+
+@cache
+def _known_card_face(card_id: str, edition: str, language: str | None) -> str:
+    """The face of a card of the deck in `language` (the active one: the key of the cache)."""
+    card = cards.CARDS[card_id]
     label = names.card_label(card_id, edition)
-    if card is None:
-        return format_html('<span class="card card-unknown">{}</span>', label)
     kind = card_kind(card_id)
     if card["kind"] == "church":
         dice = format_html_join(
@@ -106,3 +123,13 @@ def die_face(value: int) -> str:
         '<rect x="1" y="1" width="22" height="22" rx="4"></rect>{}</svg>',
         pips,
     )
+
+
+def _forget_faces(*, setting: str, **_) -> None:
+    """Faces hold translated words and static URLs: tests that change those start afresh."""
+    if setting in {"STATIC_URL", "STORAGES", "LANGUAGE_CODE", "LANGUAGES", "LOCALE_PATHS"}:
+        symbol.cache_clear()
+        _known_card_face.cache_clear()
+
+
+setting_changed.connect(_forget_faces)

@@ -60,13 +60,14 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     presence is shown). Raises `services.NotAllowed` for spectators at a closed table.
     """
     view = services.board_for(game, user)
-    context = view_context(game, view, selectors.seat_names(game), connected=connected)
+    seats = list(game.seats.select_related("user"))
+    context = view_context(game, view, selectors.seat_names(game, seats), connected=connected)
     context["message"] = message
     if game.status == Game.Status.ABORTED:
         context["banner"] = {"mine": False, "text": ABORTED_TEXT}
         context["actions"] = {"any": False}
     context["log"] = selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
-    context["turn"] = _turn(game, view, context["players"])
+    context["turn"] = _turn(game, view, context["players"], seats)
     if game.status == Game.Status.FINISHED:
         context["rematch"] = _rematch(game, user, view["seat"])
     return context
@@ -145,8 +146,9 @@ def board_html(
 def players_html(game: Game, user, *, connected) -> str:
     """Only the players region, as an oob swap: enough when somebody connects or leaves."""
     view = services.board_for(game, user)
-    players = _players(view, selectors.seat_names(game), connected)
-    _mark_bots(game, players)
+    seats = list(game.seats.select_related("user"))
+    players = _players(view, selectors.seat_names(game, seats), connected)
+    _mark_bots(players, seats)
     context = {"view": view, "players": players, "oob": True}
     return render_to_string("games/board.html#players", context)
 
@@ -181,20 +183,18 @@ def lobby_html(user) -> str:
 # ----------------------------------------------------------------------------- regions
 
 
-def _mark_bots(game: Game, players: list[dict]) -> list:
+def _mark_bots(players: list[dict], seats: list) -> None:
     """Mark who is a bot, or has a bot playing for them, in everybody's players list."""
-    seats = list(game.seats.all())
     by_position = {seat.position: seat for seat in seats}
     for player in players:
         seat = by_position.get(player["seat"])
         player["bot"] = seat.get_bot_level_display() if seat and seat.bot_level else ""
         player["taken_over"] = bool(seat and seat.taken_over)
-    return seats
 
 
-def _turn(game: Game, view: dict, players: list[dict]) -> dict:
+def _turn(game: Game, view: dict, players: list[dict], seats: list) -> dict:
     """The turn clock (from the server's deadline) and who a bot stands in for."""
-    seats = _mark_bots(game, players)
+    _mark_bots(players, seats)
     deadline = selectors.turn_deadline(game, seats, view["to_act"])
     mine = next((seat for seat in seats if seat.position == view["seat"]), None)
     left = (deadline - timezone.now()).total_seconds() if deadline else 0

@@ -18,10 +18,11 @@ from games.models import Game, Seat
 from games.names import category_label
 
 
-def seat_names(game: Game) -> list[str]:
-    """Display names by seat position; a free seat is "(free seat)"."""
+def seat_names(game: Game, seats=None) -> list[str]:
+    """Display names by seat position; a free seat is "(free seat)". `seats`: the game's seats
+    with their users, when the caller has read them already (one query less per board)."""
     names = [gettext("(free seat)")] * game.num_players
-    for seat in game.seats.select_related("user"):
+    for seat in game.seats.select_related("user") if seats is None else seats:
         if seat.position < game.num_players:
             names[seat.position] = seat.display_name
     return names
