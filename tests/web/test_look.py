@@ -11,6 +11,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils import translation
 
 from games import card_faces, presentation, rendering, services
 from games.engine import biblios, scoring
@@ -70,6 +71,18 @@ def test_scripts_and_scribes_cards_carry_that_editions_names():
     html = card_faces.card_face("monks-A", "scripts_and_scribes")
     assert ">Illuminators<" in html
     assert "Monks" not in html
+
+
+def test_cached_card_faces_follow_each_readers_language():
+    """Faces are built once per card, edition and language: one reader's words never reach
+    another reader."""
+    faces = {}
+    for language in ("fr", "en", "es", "fr"):
+        with translation.override(language):
+            faces.setdefault(language, []).append(card_faces.card_face("monks-A", "biblios"))
+    assert ">Moines<" in faces["fr"][0] and faces["fr"][0] == faces["fr"][1]
+    assert ">Monks<" in faces["en"][0]
+    assert ">Monjes<" in faces["es"][0]
 
 
 def test_gold_and_church_cards_read_without_colour():
