@@ -41,7 +41,8 @@
 
   function newestLine() {
     var line = document.querySelector("#board-log [data-announce]");
-    return line ? line.textContent.trim() : "";
+    // One line of speech: the card chips inside a log line carry template whitespace.
+    return line ? line.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
   function soundOn() {
