@@ -33,18 +33,20 @@ def database_url() -> str:
 
 @pytest.fixture
 def site(transactional_db, tmp_path):
-    """`site(count)` starts `count` workers (all must be gone before the database is flushed).
+    """`site(count, **env)` starts `count` workers (all must be gone before the database is
+    flushed), with `env` added to their environment.
 
     Rate limits are lifted here: these tests play at machine speed (test_security tests them).
     """
     started = []
 
-    def start(count: int = 1) -> Workers:
+    def start(count: int = 1, **env) -> Workers:
         env = site_env(
             database_url(),
             settings.REDIS_URL,
             RATE_LIMIT_ACTIONS="100000/1",
             RATE_LIMIT_API="100000/1",
+            **env,
         )
         workers = Workers(count, env, tmp_path)
         started.append(workers)

@@ -6,16 +6,21 @@ new process; two processes on the same database never apply a move twice.
 """
 
 import asyncio
+import functools
 import random
 import time
 
 import pytest
-from django.conf import settings
 
-from benchmarks.load import Workers, site_env
 from games import services
 from games.models import Game
-from tests.reliability.conftest import Board, choose, database_url, post_action, token
+from tests.reliability.conftest import (  # noqa: F401  (site: the workers fixture)
+    Board,
+    choose,
+    post_action,
+    site,
+    token,
+)
 from tests.turns.helpers import bot_table
 
 pytestmark = pytest.mark.slow
@@ -24,30 +29,11 @@ TIMEOUT = 180  # only reached when the worker never plays
 
 
 @pytest.fixture
-def daphne(transactional_db, tmp_path):
+def daphne(site):  # noqa: F811  (the fixture imported above)
     """`daphne(count)`: daphne processes with fast bots on the test database."""
-    started = []
-
-    def start(count: int = 1) -> Workers:
-        env = site_env(
-            database_url(),
-            settings.REDIS_URL,
-            BOT_MOVE_DELAY_S="0",
-            ABBOT_BUDGET_S="0.02",
-            TURN_WORKER_POLL_S="0.05",
-            RATE_LIMIT_ACTIONS="100000/1",  # the test's person plays at machine speed
-            RATE_LIMIT_API="100000/1",
-        )
-        workers = Workers(count, env, tmp_path)
-        started.append(workers)
-        workers.start()
-        return workers
-
-    yield start
-    for workers in started:
-        workers.stop()
-    for workers in started:
-        assert not workers.log_errors(), workers.log_errors()
+    return functools.partial(
+        site, BOT_MOVE_DELAY_S="0", ABBOT_BUDGET_S="0.02", TURN_WORKER_POLL_S="0.05"
+    )
 
 
 def wait_for(condition, what: str):
