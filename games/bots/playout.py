@@ -26,7 +26,7 @@ from games.engine.cards import CATEGORIES, DECK_ORDER, KIND, VALUE
 from games.engine.scoring import score
 
 from . import scholar
-from .valuation import CARD_CAT, CATS, Outlook
+from .valuation import CARD_CAT, CATS, SCHOLAR, Outlook
 
 FUTURES = 2  # futures sampled per placement
 
@@ -35,12 +35,14 @@ class Playout:
     """The rest of one game from an engine state, every seat played the Scholar's way.
 
     `public[s]`: the cards of seat s's hand the whole table has seen go in (default: all of
-    them). `run()` returns the engine's `score` of the final hands and dice; with `log=True`
+    them); `styles[s]`: the weights seat s plays with (default: the Scholar's). `run()` returns
+    the engine's `score` of the final hands and dice; with `log=True`
     the actions taken are kept in `actions` as (seat, action) pairs in the engine's format.
     """
 
-    def __init__(self, state, log: bool = False, public=None):
+    def __init__(self, state, log: bool = False, public=None, styles=None):
         self.n = n = state.num_players
+        self.styles = styles or [SCHOLAR] * n
         self.seed, self.rng_draws = state.seed, state.rng_draws
         self.first_player = state.first_player
         self.bluff = state.options["medieval_bluff"]
@@ -126,7 +128,7 @@ class Playout:
                 totals.append([seen[c] + unseen * self.average[c] for c in CATS])
                 gold.append(self.seen_gold[other] + unseen * self.average_gold)
             unsettled = [self.unsettled[c] + hidden * self.average[c] for c in CATS]
-            outlook = Outlook(self.dice, totals, gold, unsettled, *self.market)
+            outlook = Outlook(self.dice, totals, gold, unsettled, *self.market, self.styles[seat])
             self.outlooks[seat] = outlook
         return outlook
 

@@ -21,21 +21,18 @@ import random
 from games.engine.cards import CATEGORIES, DECK_ORDER, KIND, VALUE
 
 from .memory import Knowledge
-from .valuation import Outlook, outlook_from_view
+from .valuation import SCHOLAR, Outlook, Style, outlook_from_view
 
-AUCTION_MIX = 0.5  # an auction-pile card is worth this share of keeping it (the rest: giving it)
-DENIAL = 0.5  # share of an opponent's gain a bid or pick is also worth
-PICK_DENIAL = 0.3
 SCHOLAR_FUTURES = 12
 
 
-def decide(view: dict, memory: dict | None, rng: random.Random) -> dict:
-    """The Scholar's action for the seat of `view`."""
+def decide(view: dict, memory: dict | None, rng: random.Random, style: Style = SCHOLAR) -> dict:
+    """The Scholar's action for the seat of `view` (with the Abbot's weights, its first idea)."""
     legal = view["legal_actions"]
     if len(legal) == 1:
         return legal[0]
     knowledge = Knowledge(view, memory)
-    outlook = outlook_from_view(view, knowledge)
+    outlook = outlook_from_view(view, knowledge, style)
     me, step = view["seat"], view["awaiting"]["step"]
     if step == "place":
         gift = view["gift"]
@@ -86,6 +83,7 @@ def place(outlook: Outlook, me: int, card: str, open_slots: set, public_left: in
 
 def _slot_values(outlook: Outlook, me: int):
     cache = {}
+    mix = outlook.style.auction_mix
 
     def worth(card: str) -> dict:
         if card not in cache:
@@ -94,7 +92,7 @@ def _slot_values(outlook: Outlook, me: int):
             cache[card] = {
                 "self": keep,
                 "public": give_away,
-                "auction": AUCTION_MIX * keep + (1 - AUCTION_MIX) * give_away,
+                "auction": mix * keep + (1 - mix) * give_away,
             }
         return cache[card]
 
@@ -120,9 +118,10 @@ def _best_assignment(values, slots: dict) -> float:
 
 
 def pick(outlook: Outlook, me: int, cards) -> str:
+    denial = outlook.style.pick_denial
     return max(
         cards,
-        key=lambda card: outlook.effect(me, me, card) - PICK_DENIAL * outlook.worst_taker(me, card),
+        key=lambda card: outlook.effect(me, me, card) - denial * outlook.worst_taker(me, card),
     )
 
 
@@ -139,9 +138,9 @@ def church(outlook: Outlook, me: int, card: str) -> dict:
 
 def bid_limit(outlook: Outlook, me: int, card: str, hand) -> int:
     """The highest bid worth making for `card`, never above what `me` can pay."""
-    denied = -DENIAL * outlook.worst_taker(me, card)
+    denied = -outlook.style.denial * outlook.worst_taker(me, card)
     if KIND[card] == "gold":
-        gain = outlook.effect(me, me, card) + denied
+        gain = outlook.style.gold_bid_scale * (outlook.effect(me, me, card) + denied)
         costs = sorted(outlook.keep_value(me, held) for held in hand)
         limit = 0
         for cost in costs:
@@ -154,7 +153,7 @@ def bid_limit(outlook: Outlook, me: int, card: str, hand) -> int:
     if worth <= 0:
         return 0
     means = sum(VALUE[held] for held in hand if KIND[held] == "gold")
-    return min(means, int(worth / max(outlook.gold_vp, 1e-6)))
+    return min(means, int(outlook.style.bid_scale * worth / max(outlook.gold_vp, 1e-6)))
 
 
 def cheapest_payment(legal) -> dict:

@@ -15,6 +15,7 @@ average unknown card.
 """
 
 import math
+from dataclasses import dataclass
 
 from games.engine.cards import CATEGORIES, CATEGORY, CATEGORY_INDEX, KIND, VALUE
 
@@ -33,8 +34,27 @@ CHURCH_MOVES = {
 }
 CATS = range(len(CATEGORIES))
 CARD_CAT = {card: CATEGORY_INDEX[cat] for card, cat in CATEGORY.items() if cat is not None}
-AVERAGE_CARD_VP = 0.3  # share of a die that an average bought card is worth to its buyer
-BEST_WEIGHT = 0.7  # a lead is measured against 0.7 × the best other seat + 0.3 × their average
+
+
+@dataclass(frozen=True)
+class Style:
+    """The weights of the greedy policy. The Scholar plays `SCHOLAR`; the Abbot's own moves use
+    weights tuned by playing against it (`abbot.ABBOT_STYLES`)."""
+
+    average_card_vp: float = 0.3  # share of a die that an average bought card is worth to its buyer
+    best_weight: float = 0.7  # a lead is against 0.7 × the best other seat + 0.3 × their average
+    spread_base: float = 0.6  # uncertainty of a category's final totals: base + scale × √unsettled
+    spread_scale: float = 0.55
+    auction_mix: float = (
+        0.5  # an auction-pile card is worth this share of keeping it (rest: giving)
+    )
+    denial: float = 0.5  # share of an opponent's gain a bid is also worth
+    pick_denial: float = 0.3  # the same for a pick
+    bid_scale: float = 1.0  # bids go up to this times a card's worth in Gold
+    gold_bid_scale: float = 1.0  # and up to this times a Gold card's worth in cards discarded
+
+
+SCHOLAR = Style()
 
 
 def _worth_key(card: str) -> tuple:
@@ -56,20 +76,24 @@ def _sigmoid(x: float) -> float:
 
 
 class Outlook:
-    def __init__(self, dice, totals, gold, unsettled, auctions_left, gold_in_play):
+    def __init__(
+        self, dice, totals, gold, unsettled, auctions_left, gold_in_play, style: Style = SCHOLAR
+    ):
         """`unsettled[c]`: category value still to be dealt plus the variance of hidden hands."""
+        self.style = style
         self.n = len(totals)
         self.dice = list(dice)
         self.totals = totals
         self.gold = gold
-        self.spread = [0.6 + 0.55 * math.sqrt(max(u, 0.0)) for u in unsettled]
+        base, scale = style.spread_base, style.spread_scale
+        self.spread = [base + scale * math.sqrt(max(u, 0.0)) for u in unsettled]
         self.chances = [self._chances(c, [row[c] for row in totals]) for c in CATS]
         self.ev = [sum(self.dice[c] * self.chances[c][s] for c in CATS) for s in range(self.n)]
         self.leads = [self.lead(seat, self.ev) for seat in range(self.n)]
         self._effects = {}
         self._keep_values = {}
         average_die = sum(self.dice) / len(self.dice)
-        self.gold_vp = AVERAGE_CARD_VP * average_die * auctions_left / max(gold_in_play, 3.0)
+        self.gold_vp = style.average_card_vp * average_die * auctions_left / max(gold_in_play, 3.0)
 
     def _chances(self, c: int, column: list) -> list:
         """Each seat's chance of the most `c` at the end: a product of pairwise logistics."""
@@ -90,7 +114,8 @@ class Outlook:
 
     def lead(self, seat: int, ev: list) -> float:
         others = ev[:seat] + ev[seat + 1 :]
-        return ev[seat] - BEST_WEIGHT * max(others) - (1 - BEST_WEIGHT) * sum(others) / len(others)
+        best = self.style.best_weight
+        return ev[seat] - best * max(others) - (1 - best) * sum(others) / len(others)
 
     def category_effect(self, seat: int, getter: int, c: int, value: float) -> float:
         """Change of `seat`'s lead when `getter` adds `value` to category `c`."""
@@ -187,7 +212,7 @@ def _totals(cards) -> tuple[list, float]:
     return totals, gold
 
 
-def outlook_from_view(view: dict, knowledge: Knowledge) -> Outlook:
+def outlook_from_view(view: dict, knowledge: Knowledge, style: Style = SCHOLAR) -> Outlook:
     """A seat's outlook from its view: hidden hand cards count as the average unknown card."""
     unknown = knowledge.unknown
     share, gold_share = _totals(unknown)
@@ -227,4 +252,6 @@ def outlook_from_view(view: dict, knowledge: Knowledge) -> Outlook:
         + (still_auctioned + to_deal / (view["num_players"] + 1)) * non_gold_share
     )
     gold_in_play = sum(gold) + known_gold + to_deal * gold_share
-    return Outlook(view["dice"].values(), totals, gold, unsettled, auctions_left, gold_in_play)
+    return Outlook(
+        view["dice"].values(), totals, gold, unsettled, auctions_left, gold_in_play, style
+    )

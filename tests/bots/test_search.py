@@ -7,10 +7,11 @@ import time
 import pytest
 
 from games import bots
+from games.bots.abbot import ABBOT_STYLES
 from games.bots.determinise import determinise
 from games.bots.memory import Knowledge
 from games.bots.playout import Playout
-from games.bots.valuation import outlook_from_view
+from games.bots.valuation import SCHOLAR, outlook_from_view
 from games.engine import biblios
 from games.engine.cards import CARD_IDS
 
@@ -80,9 +81,13 @@ def test_sampled_worlds_keep_what_memory_knows():
 
 @pytest.mark.parametrize("num_players, edition, options", TABLES)
 def test_fast_playouts_replay_identically_through_the_engine(num_players, edition, options):
+    """With every seat the Scholar's way, and with one seat on the Abbot's weights as it plays."""
     checked = 0
     for state, _ in random_positions(num_players, 4, options, edition, rate=0.05):
-        playout = Playout(state, log=True)
+        abbot_seat = checked % num_players
+        abbot = ABBOT_STYLES[num_players]
+        styles = [abbot if seat == abbot_seat else SCHOLAR for seat in range(num_players)]
+        playout = Playout(state, log=True, styles=styles if checked % 2 else None)
         outcome = playout.run()
         replayed = state
         for seat, action in playout.actions:

@@ -1,9 +1,10 @@
-"""The Outlook's caches are keyed by what a card is worth, not by its id: the premise checked."""
+"""The Outlook: its caches are keyed by what a card is worth, not by its id (the premise
+checked); its style's spread is how far a lead in a category is trusted."""
 
 from collections import defaultdict
 
 from games.bots.memory import Knowledge
-from games.bots.valuation import CARD_CAT, WORTH_KEY, outlook_from_view
+from games.bots.valuation import CARD_CAT, SCHOLAR, WORTH_KEY, Outlook, Style, outlook_from_view
 from games.engine import biblios
 from games.engine.cards import KIND, VALUE
 
@@ -32,3 +33,18 @@ def test_cards_sharing_a_worth_key_are_worth_the_same_to_every_seat():
                 )
         checked += 1
     assert checked >= 3
+
+
+def test_a_wider_spread_trusts_a_lead_less_while_much_is_still_to_be_dealt():
+    totals = [[6, 0, 0, 0, 0], [2, 0, 0, 0, 0]]  # seat 0 leads the first category by 4
+    wary = Style(spread_scale=2 * SCHOLAR.spread_scale)
+
+    def lead_chance(style: Style, unsettled: float) -> float:
+        outlook = Outlook([3] * 5, totals, [0, 0], [unsettled] * 5, 10, 20, style)
+        return outlook.chances[0][0]
+
+    for unsettled in (4, 40):
+        assert 0.5 < lead_chance(wary, unsettled) < lead_chance(SCHOLAR, unsettled) < 1
+    # Both grow surer as the category's cards are dealt out.
+    assert lead_chance(wary, 4) > lead_chance(wary, 40)
+    assert lead_chance(SCHOLAR, 4) > lead_chance(SCHOLAR, 40)
