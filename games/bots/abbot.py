@@ -1,18 +1,20 @@
 """The Abbot: flat Monte-Carlo search over sampled worlds, with fast greedy playouts.
 
 For each decision with a real choice:
-1. candidates: the Scholar's move first, then the others worth comparing (every placement, pick
-   or minimal payment; not using a church card and the uses the Scholar rates highest; pass, or
-   raise by one if it could be paid; the cards the Scholar would most readily discard);
+1. candidates: its greedy move first (the Scholar's code with the Abbot's weights, `ABBOT_STYLES`),
+   then the others worth comparing (every placement, pick or minimal payment; not using a
+   church card and the uses rated highest; pass, or raise by one if it could be paid; the
+   cards it would most readily discard);
 2. until the CPU budget is spent, rounds of: draw one world consistent with the seat's view and
    memory (`determinise`: other seats' unseen cards are each their favourite of a few unknown
    cards, since players keep their best cards), apply each candidate in that world and play the
-   game out with every seat on the fast policy (`playout.Playout`). All candidates share the
-   world (common random numbers), so their differences are far less noisy than their scores;
+   game out with every seat on the fast greedy policy (`playout.Playout`), its own seat with its
+   weights and the others the Scholar's. All candidates share the world (common random
+   numbers), so their differences are far less noisy than their scores;
 3. a playout scores the seat's share of the win (1, or 1/k for a k-way shared win) plus a
-   little for its VP margin over the best other seat. Another move replaces the Scholar's only
+   little for its VP margin over the best other seat. Another move replaces the greedy one only
    when its mean paired difference is more than `CONFIDENCE_Z` standard errors above zero (so a
-   small budget plays like the Scholar, not like noise); moves clearly worse are dropped early.
+   small budget plays greedily, not like noise); moves clearly worse are dropped early.
 
 A forced move (a single legal action, or a single candidate) is returned at once.
 """
@@ -29,7 +31,7 @@ from .determinise import determinise
 from .memory import Knowledge
 from .novice import means
 from .playout import Playout
-from .valuation import outlook_from_view
+from .valuation import SCHOLAR, Style, outlook_from_view
 
 DEFAULT_BUDGET_S = 1.0
 MARGIN_WEIGHT = 0.05  # score per VP of margin over the best other seat, next to 1 for a win
@@ -39,6 +41,14 @@ KEEP_CHOICE = 3  # another seat's unseen cards: each its favourite of this many 
 PRUNE_EVERY = 8  # rounds between prunings
 PRUNE_Z = 2.0  # a move is dropped once its mean + PRUNE_Z standard errors is below the Scholar's
 CONFIDENCE_Z = 1.0  # a move replaces the Scholar's once its mean is this many SEs above it
+# The Abbot's own greedy weights by number of players (its first idea, and its own moves in
+# playouts), tuned against Scholars with `python -m benchmarks.style` (docs/engine.md). The
+# other seats are played the Scholar's way.
+ABBOT_STYLES = {
+    2: Style(spread_scale=1.1),  # trusts a category lead less while much is still to be dealt
+    3: Style(average_card_vp=0.4),  # prices Gold higher: bids less, values Gold cards more
+    4: Style(average_card_vp=0.4),
+}
 
 
 def decide(
@@ -58,9 +68,11 @@ def decide(
     budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
     deadline = time.process_time() + budget
     me = view["seat"]
-    outlook = outlook_from_view(view, Knowledge(view, memory))
+    mine = ABBOT_STYLES[view["num_players"]]
+    outlook = outlook_from_view(view, Knowledge(view, memory), mine)
+    styles = [mine if seat == me else SCHOLAR for seat in range(view["num_players"])]
 
-    # Paired differences of each candidate's score from the Scholar's move (candidate 0).
+    # Paired differences of each candidate's score from the greedy move (candidate 0).
     count = len(candidates)
     sums, squares = [0.0] * count, [0.0] * count
     alive = list(range(1, count))
@@ -68,11 +80,11 @@ def decide(
     while alive and (rounds is None or done < rounds):
         world = determinise(view, memory, rng, outlook.want, KEEP_CHOICE)
         public = _public(world, memory)
-        base = playout_score(biblios.apply_action(world, me, candidates[0]), me, public)
+        base = playout_score(biblios.apply_action(world, me, candidates[0]), me, public, styles)
         diffs = {}
         for i in alive:
             state = biblios.apply_action(world, me, candidates[i])
-            diffs[i] = playout_score(state, me, public) - base
+            diffs[i] = playout_score(state, me, public, styles) - base
             if rounds is None and time.process_time() > deadline:
                 break
         if len(diffs) < len(alive):
@@ -112,9 +124,9 @@ def _public(world: biblios.State, memory: dict | None) -> list:
     ]
 
 
-def playout_score(state: biblios.State, me: int, public: list) -> float:
-    """Play to the end the Scholar's way; the seat's win share plus a little for its margin."""
-    outcome = Playout(state, public=public).run()
+def playout_score(state: biblios.State, me: int, public: list, styles=None) -> float:
+    """Play to the end the greedy way; the seat's win share plus a little for its margin."""
+    outcome = Playout(state, public=public, styles=styles).run()
     winners = outcome["winners"]
     vp = [player["vp"] for player in outcome["players"]]
     margin = vp[me] - max(v for seat, v in enumerate(vp) if seat != me)
@@ -122,9 +134,10 @@ def playout_score(state: biblios.State, me: int, public: list) -> float:
 
 
 def _candidates(view: dict, memory: dict | None, rng: random.Random) -> list[dict]:
-    """The moves worth searching, the Scholar's choice first."""
+    """The moves worth searching, the greedy choice first."""
     legal = view["legal_actions"]
-    first = scholar.decide(view, memory, random.Random(rng.getrandbits(64)))
+    mine = ABBOT_STYLES[view["num_players"]]
+    first = scholar.decide(view, memory, random.Random(rng.getrandbits(64)), mine)
     step = view["awaiting"]["step"]
     if step in ("place", "pick", "pay"):
         others = [a for a in legal if a["type"] != "refuse"]
@@ -134,7 +147,7 @@ def _candidates(view: dict, memory: dict | None, rng: random.Random) -> list[dic
             [{"type": "bid", "amount": raised}] if raised <= means(view) else []
         )
     else:
-        outlook = outlook_from_view(view, Knowledge(view, memory))
+        outlook = outlook_from_view(view, Knowledge(view, memory), mine)
         me = view["seat"]
         if step == "church":
             card = view["church"]["card"]
