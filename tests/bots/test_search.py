@@ -7,6 +7,7 @@ import time
 import pytest
 
 from games import bots
+from games.bots import scholar
 from games.bots.abbot import ABBOT_STYLES
 from games.bots.determinise import determinise
 from games.bots.memory import Knowledge
@@ -130,3 +131,20 @@ def test_the_abbot_keeps_to_its_cpu_budget():
         if timed == 4:
             break
     assert timed == 4
+
+
+def test_the_abbot_places_cards_the_greedy_way_without_searching():
+    """Searching placements lost games (abbot.SEARCHED_STEPS): they are its greedy choice."""
+    placed = 0
+    for state, memories in positions(2, 23, every=3):
+        seat = biblios.to_act(state)[0]
+        view = biblios.view(state, seat)
+        if view["awaiting"]["step"] != "place" or len(view["legal_actions"]) < 2:
+            continue
+        start = time.process_time()
+        action = bots.choose("abbot", view, memories[seat], random.Random(placed), budget_s=5.0)
+        assert time.process_time() - start < 0.05
+        seed = random.Random(placed).getrandbits(64)
+        assert action == scholar.decide(view, memories[seat], random.Random(seed), ABBOT_STYLES[2])
+        placed += 1
+    assert placed >= 5
