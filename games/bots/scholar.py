@@ -140,7 +140,7 @@ def bid_limit(outlook: Outlook, me: int, card: str, hand) -> int:
     """The highest bid worth making for `card`, never above what `me` can pay."""
     denied = -outlook.style.denial * outlook.worst_taker(me, card)
     if KIND[card] == "gold":
-        gain = outlook.style.gold_bid_scale * (outlook.effect(me, me, card) + denied)
+        gain = outlook.effect(me, me, card) + denied
         costs = sorted(outlook.keep_value(me, held) for held in hand)
         limit = 0
         for cost in costs:
@@ -153,7 +153,7 @@ def bid_limit(outlook: Outlook, me: int, card: str, hand) -> int:
     if worth <= 0:
         return 0
     means = sum(VALUE[held] for held in hand if KIND[held] == "gold")
-    return min(means, int(outlook.style.bid_scale * worth / max(outlook.gold_vp, 1e-6)))
+    return min(means, int(worth / max(outlook.gold_vp, 1e-6)))
 
 
 def cheapest_payment(legal) -> dict:

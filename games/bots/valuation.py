@@ -50,8 +50,6 @@ class Style:
     )
     denial: float = 0.5  # share of an opponent's gain a bid is also worth
     pick_denial: float = 0.3  # the same for a pick
-    bid_scale: float = 1.0  # bids go up to this times a card's worth in Gold
-    gold_bid_scale: float = 1.0  # and up to this times a Gold card's worth in cards discarded
 
 
 SCHOLAR = Style()
