@@ -68,15 +68,15 @@ def decide(
     legal = view["legal_actions"]
     if len(legal) == 1:
         return legal[0]
+    mine = ABBOT_STYLES[view["num_players"]]
     if view["awaiting"]["step"] not in SEARCHED_STEPS:
-        return _greedy(view, memory, rng)
-    candidates = _candidates(view, memory, rng)
+        return _greedy(view, memory, rng, mine)
+    candidates = _candidates(view, memory, rng, mine)
     if len(candidates) == 1:
         return candidates[0]
     budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
     deadline = time.process_time() + budget
     me = view["seat"]
-    mine = ABBOT_STYLES[view["num_players"]]
     outlook = outlook_from_view(view, Knowledge(view, memory), mine)
     styles = [mine if seat == me else SCHOLAR for seat in range(view["num_players"])]
 
@@ -141,17 +141,15 @@ def playout_score(state: biblios.State, me: int, public: list, styles=None) -> f
     return (1 / len(winners) if me in winners else 0.0) + MARGIN_WEIGHT * margin
 
 
-def _greedy(view: dict, memory: dict | None, rng: random.Random) -> dict:
+def _greedy(view: dict, memory: dict | None, rng: random.Random, mine: Style) -> dict:
     """The Scholar's choice with the Abbot's weights."""
-    style = ABBOT_STYLES[view["num_players"]]
-    return scholar.decide(view, memory, random.Random(rng.getrandbits(64)), style)
+    return scholar.decide(view, memory, random.Random(rng.getrandbits(64)), mine)
 
 
-def _candidates(view: dict, memory: dict | None, rng: random.Random) -> list[dict]:
+def _candidates(view: dict, memory: dict | None, rng: random.Random, mine: Style) -> list[dict]:
     """The moves worth searching, the greedy choice first."""
     legal = view["legal_actions"]
-    mine = ABBOT_STYLES[view["num_players"]]
-    first = _greedy(view, memory, rng)
+    first = _greedy(view, memory, rng, mine)
     step = view["awaiting"]["step"]
     if step in ("pick", "pay"):
         others = [a for a in legal if a["type"] != "refuse"]
