@@ -24,8 +24,10 @@ from games.engine import biblios
 from .arena import wilson
 
 
-def play_game(styles: list[Style], seed: int) -> list[float]:
-    """One game of greedy players, seat s with `styles[s]`: each seat's win share."""
+def play_game(styles: list[Style], seed: int, watch=None) -> list[float]:
+    """One game of greedy players, seat s with `styles[s]`: each seat's win share.
+
+    `watch(seat, view, memory)` sees every decision before it is made."""
     n = len(styles)
     state = biblios.new_game(n, seed=seed)
     memories = [bots.new_memory(seat, n) for seat in range(n)]
@@ -36,6 +38,8 @@ def play_game(styles: list[Style], seed: int) -> list[float]:
             bots.observe(memories[seat], seen)
         seat = seats[0]
         view = biblios.view(state, seat)
+        if watch:
+            watch(seat, view, memories[seat])
         action = scholar.decide(view, memories[seat], rngs[seat], styles[seat])
         state = biblios.apply_action(state, seat, action)
     winners = biblios.result(state)["winners"]

@@ -71,7 +71,7 @@ def decide(
     mine = ABBOT_STYLES[view["num_players"]]
     if view["awaiting"]["step"] not in SEARCHED_STEPS:
         return _greedy(view, memory, rng, mine)
-    candidates = _candidates(view, memory, rng, mine)
+    candidates = searched_moves(view, memory, rng, mine)
     if len(candidates) == 1:
         return candidates[0]
     budget = DEFAULT_BUDGET_S if budget_s is None else budget_s
@@ -86,8 +86,7 @@ def decide(
     alive = list(range(1, count))
     done = 0
     while alive and (rounds is None or done < rounds):
-        world = determinise(view, memory, rng, outlook.want, KEEP_CHOICE)
-        public = _public(world, memory)
+        world, public = sampled_world(view, memory, rng, outlook)
         base = playout_score(biblios.apply_action(world, me, candidates[0]), me, public, styles)
         diffs = {}
         for i in alive:
@@ -105,12 +104,18 @@ def decide(
             alive = [i for i in alive if _bound(sums[i], squares[i], done, PRUNE_Z) > 0]
         if rounds is None and time.process_time() > deadline:
             break
+    return candidates[confident_best(sums, squares, done, alive)]
+
+
+def confident_best(sums: list, squares: list, rounds: int, moves) -> int:
+    """Among `moves`, the one with the best mean paired difference from the greedy move (0) that
+    is more than CONFIDENCE_Z standard errors above zero; else 0, the greedy move."""
     best, best_mean = 0, 0.0
-    for i in alive:
-        mean = sums[i] / done if done else 0.0
-        if mean > best_mean and _bound(sums[i], squares[i], done, -CONFIDENCE_Z) > 0:
+    for i in moves:
+        mean = sums[i] / rounds if rounds else 0.0
+        if mean > best_mean and _bound(sums[i], squares[i], rounds, -CONFIDENCE_Z) > 0:
             best, best_mean = i, mean
-    return candidates[best]
+    return best
 
 
 def _bound(total: float, squares: float, rounds: int, z: float) -> float:
@@ -122,23 +127,33 @@ def _bound(total: float, squares: float, rounds: int, z: float) -> float:
     return mean + z * math.sqrt(variance / rounds)
 
 
-def _public(world: biblios.State, memory: dict | None) -> list:
-    """The cards of each hand of the world the whole table saw go in (picks, purchases)."""
+def sampled_world(view: dict, memory: dict | None, rng: random.Random, outlook) -> tuple:
+    """A world consistent with the view and memory, and the cards of each of its hands the
+    whole table saw go in (picks, purchases), which its players judge each other by."""
+    world = determinise(view, memory, rng, outlook.want, KEEP_CHOICE)
     if memory is None:
-        return [[] for _ in world.hands]
-    return [
+        return world, [[] for _ in world.hands]
+    public = [
         [card for card in known if card in hand]
         for known, hand in zip(memory["known"], world.hands, strict=True)
     ]
+    return world, public
 
 
-def playout_score(state: biblios.State, me: int, public: list, styles=None) -> float:
-    """Play to the end the greedy way; the seat's win share plus a little for its margin."""
+def playout_outcome(state: biblios.State, me: int, public: list, styles=None) -> tuple:
+    """Play to the end the greedy way: the seat's win share, and its VP margin over the best
+    other seat."""
     outcome = Playout(state, public=public, styles=styles).run()
     winners = outcome["winners"]
     vp = [player["vp"] for player in outcome["players"]]
     margin = vp[me] - max(v for seat, v in enumerate(vp) if seat != me)
-    return (1 / len(winners) if me in winners else 0.0) + MARGIN_WEIGHT * margin
+    return (1 / len(winners) if me in winners else 0.0), margin
+
+
+def playout_score(state: biblios.State, me: int, public: list, styles=None) -> float:
+    """What the search maximises: the win share plus a little for the margin."""
+    share, margin = playout_outcome(state, me, public, styles)
+    return share + MARGIN_WEIGHT * margin
 
 
 def _greedy(view: dict, memory: dict | None, rng: random.Random, mine: Style) -> dict:
@@ -146,7 +161,7 @@ def _greedy(view: dict, memory: dict | None, rng: random.Random, mine: Style) ->
     return scholar.decide(view, memory, random.Random(rng.getrandbits(64)), mine)
 
 
-def _candidates(view: dict, memory: dict | None, rng: random.Random, mine: Style) -> list[dict]:
+def searched_moves(view: dict, memory: dict | None, rng: random.Random, mine: Style) -> list[dict]:
     """The moves worth searching, the greedy choice first."""
     legal = view["legal_actions"]
     first = _greedy(view, memory, rng, mine)
