@@ -36,7 +36,7 @@ def positions(players: int, seed: int, rotation: int) -> list[tuple]:
     mine = abbot.ABBOT_STYLES[players]
     found = []
 
-    def watch(seat, view, memory):
+    def watch(state, seat, view, memory):
         step = view["awaiting"]["step"]
         if seat == rotation and step in abbot.SEARCHED_STEPS and len(view["legal_actions"]) > 1:
             found.append((copy.deepcopy(view), copy.deepcopy(memory)))

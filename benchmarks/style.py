@@ -27,7 +27,7 @@ from .arena import wilson
 def play_game(styles: list[Style], seed: int, watch=None) -> list[float]:
     """One game of greedy players, seat s with `styles[s]`: each seat's win share.
 
-    `watch(seat, view, memory)` sees every decision before it is made."""
+    `watch(state, seat, view, memory)` sees every decision before it is made."""
     n = len(styles)
     state = biblios.new_game(n, seed=seed)
     memories = [bots.new_memory(seat, n) for seat in range(n)]
@@ -39,7 +39,7 @@ def play_game(styles: list[Style], seed: int, watch=None) -> list[float]:
         seat = seats[0]
         view = biblios.view(state, seat)
         if watch:
-            watch(seat, view, memories[seat])
+            watch(state, seat, view, memories[seat])
         action = scholar.decide(view, memories[seat], rngs[seat], styles[seat])
         state = biblios.apply_action(state, seat, action)
     winners = biblios.result(state)["winners"]
