@@ -53,11 +53,10 @@ SEARCHED_STEPS = ("pick", "church", "bid", "pay", "give")
 # The Abbot's own greedy weights by number of players (its first idea, and its own moves in
 # playouts), tuned against Scholars with `python -m benchmarks.style` and then checked with the
 # search in the arena (docs/engine.md). The other seats are played the Scholar's way.
-GOLD_DEARER = Style(average_card_vp=0.4)  # prices Gold a third higher: bids less, keeps Gold
 ABBOT_STYLES = {
     2: Style(spread_scale=1.1),  # trusts a category lead less while much is still to be dealt
-    3: GOLD_DEARER,
-    4: GOLD_DEARER,
+    3: Style(average_card_vp=0.4),  # prices Gold a third higher: bids less, keeps Gold
+    4: Style(average_card_vp=0.4, best_weight=0.0),  # and weighs the three rivals alike
 }
 
 
