@@ -8,8 +8,9 @@ If those hands come out weaker than real ones, the search believes it leads cate
 does not. Greedy games of Scholars give auction-phase positions; at each, for the seat to act and
 every other seat, the category totals of the true hand are compared with their mean over
 `--samples` sampled worlds, category by category in the order of what the seat has seen that other
-seat take (rank 0: its strongest known category). Prints, per choice, the mean true minus sampled
-total at each rank: positive where sampled hands are short.
+seat take (rank 0: its strongest known category), and so is their Gold (what bids can pay).
+Prints, per choice, the mean true minus sampled total at each rank and of Gold: positive where
+sampled hands are short.
 """
 
 import argparse
@@ -20,7 +21,7 @@ from games.bots.abbot import ABBOT_STYLES
 from games.bots.determinise import determinise
 from games.bots.memory import Knowledge
 from games.bots.valuation import CARD_CAT, SCHOLAR, outlook_from_view
-from games.engine.cards import CATEGORIES, VALUE
+from games.engine.cards import CATEGORIES, KIND, VALUE
 
 from .style import play_game
 
@@ -48,10 +49,16 @@ def positions(players: int, seed: int) -> list[tuple]:
     return found
 
 
+def gold_total(cards) -> int:
+    return sum(VALUE[card] for card in cards if KIND[card] == "gold")
+
+
 def bias(players: int, deals: int, choices, samples: int, seed: int) -> tuple[dict, int]:
-    """Per choice, the mean true minus sampled category total of another seat's hand at each
-    rank; and how many hands that mean is over."""
+    """Per choice, the mean true minus sampled totals of another seat's hand: `ranks`, of each
+    category by its rank in what the seat saw it take, and `gold`; and how many hands that
+    mean is over."""
     sums = {choice: [0.0] * len(CATEGORIES) for choice in choices}
+    gold = {choice: 0.0 for choice in choices}
     hands = 0
     for deal in range(deals):
         for state, view, memory in positions(players, seed + deal):
@@ -73,8 +80,14 @@ def bias(players: int, deals: int, choices, samples: int, seed: int) -> tuple[di
                     for rank, c in enumerate(order):
                         mean = sum(totals[c] for totals in sampled) / samples
                         sums[choice][rank] += true[c] - mean
+                    sampled_gold = sum(gold_total(world.hands[other]) for world in worlds)
+                    gold[choice] += gold_total(state.hands[other]) - sampled_gold / samples
             hands += players - 1
-    return {choice: [total / max(hands, 1) for total in row] for choice, row in sums.items()}, hands
+    count = max(hands, 1)
+    return {
+        choice: {"ranks": [total / count for total in sums[choice]], "gold": gold[choice] / count}
+        for choice in choices
+    }, hands
 
 
 def main() -> None:
@@ -89,10 +102,11 @@ def main() -> None:
     print(
         f"{args.players} players, {hands} hands of other seats from {args.deals} deals: true"
         " minus sampled category total, by the category's rank in what the seat saw it take"
-        " (0: strongest)"
+        " (0: strongest), and of Gold"
     )
     for choice, row in by_choice.items():
-        print(f"  best of {choice}: " + "  ".join(f"{value:+.2f}" for value in row))
+        ranks = "  ".join(f"{value:+.2f}" for value in row["ranks"])
+        print(f"  best of {choice}: {ranks}   Gold {row['gold']:+.2f}")
 
 
 if __name__ == "__main__":

@@ -88,7 +88,8 @@ def test_four_player_sampled_hands_are_nearer_the_true_ones_with_the_abbots_choi
     chosen = KEEP_CHOICE[4]
     by_choice, counted = hands.bias(players=4, deals=10, choices=[3, chosen], samples=10, seed=1)
     assert counted > 200
-    short_of_three, short_of_chosen = sum(by_choice[3]), sum(by_choice[chosen])
+    short_of_three = sum(by_choice[3]["ranks"])
+    short_of_chosen = sum(by_choice[chosen]["ranks"])
     assert short_of_three > 1.0
     assert abs(short_of_chosen) < short_of_three / 2
 
