@@ -20,21 +20,12 @@ import random
 from games.bots.abbot import ABBOT_STYLES
 from games.bots.determinise import determinise
 from games.bots.memory import Knowledge
-from games.bots.valuation import CARD_CAT, SCHOLAR, outlook_from_view
-from games.engine.cards import CATEGORIES, KIND, VALUE
+from games.bots.valuation import SCHOLAR, hand_totals, outlook_from_view
+from games.engine.cards import CATEGORIES
 
 from .style import play_game
 
 EVERY = 7  # one auction-phase position in this many versions
-
-
-def category_totals(cards) -> list:
-    """A hand's category totals (Gold and church cards count nothing), in Scriptorium order."""
-    totals = [0.0] * len(CATEGORIES)
-    for card in cards:
-        if card in CARD_CAT:
-            totals[CARD_CAT[card]] += VALUE[card]
-    return totals
 
 
 def positions(players: int, seed: int) -> list[tuple]:
@@ -47,10 +38,6 @@ def positions(players: int, seed: int) -> list[tuple]:
 
     play_game([SCHOLAR] * players, seed, watch)
     return found
-
-
-def gold_total(cards) -> int:
-    return sum(VALUE[card] for card in cards if KIND[card] == "gold")
 
 
 def bias(players: int, deals: int, choices, samples: int, seed: int) -> tuple[dict, int]:
@@ -73,15 +60,14 @@ def bias(players: int, deals: int, choices, samples: int, seed: int) -> tuple[di
                 for other in range(players):
                     if other == me:
                         continue
-                    known = category_totals(knowledge.known[other])
+                    known, _ = hand_totals(knowledge.known[other])
                     order = sorted(range(len(CATEGORIES)), key=lambda c: -known[c])
-                    true = category_totals(state.hands[other])
-                    sampled = [category_totals(world.hands[other]) for world in worlds]
+                    true, true_gold = hand_totals(state.hands[other])
+                    sampled = [hand_totals(world.hands[other]) for world in worlds]
                     for rank, c in enumerate(order):
-                        mean = sum(totals[c] for totals in sampled) / samples
+                        mean = sum(totals[c] for totals, _ in sampled) / samples
                         sums[choice][rank] += true[c] - mean
-                    sampled_gold = sum(gold_total(world.hands[other]) for world in worlds)
-                    gold[choice] += gold_total(state.hands[other]) - sampled_gold / samples
+                    gold[choice] += true_gold - sum(g for _, g in sampled) / samples
             hands += players - 1
     count = max(hands, 1)
     return {

@@ -198,7 +198,8 @@ class Outlook:
         return value
 
 
-def _totals(cards) -> tuple[list, float]:
+def hand_totals(cards) -> tuple[list, float]:
+    """Cards' category totals (Scriptorium order) and Gold value."""
     totals = [0.0] * len(CATEGORIES)
     gold = 0.0
     for card in cards:
@@ -213,14 +214,14 @@ def _totals(cards) -> tuple[list, float]:
 def outlook_from_view(view: dict, knowledge: Knowledge, style: Style = SCHOLAR) -> Outlook:
     """A seat's outlook from its view: hidden hand cards count as the average unknown card."""
     unknown = knowledge.unknown
-    share, gold_share = _totals(unknown)
+    share, gold_share = hand_totals(unknown)
     size = max(len(unknown), 1)
     share = [v / size for v in share]
     gold_share /= size
     hidden = knowledge.hidden
     totals, gold = [], []
     for seat, cards in enumerate(knowledge.known):
-        seat_totals, seat_gold = _totals(cards)
+        seat_totals, seat_gold = hand_totals(cards)
         count = knowledge.unseen_in[seat]
         held = len(cards) + count
         kept = (held - knowledge.lost[seat]) / held if held else 1.0  # some left unseen
@@ -234,7 +235,7 @@ def outlook_from_view(view: dict, knowledge: Knowledge, style: Style = SCHOLAR) 
             upcoming.append(card)
     if view["auction"]:
         upcoming.append(view["auction"]["card"])
-    known_upcoming, known_gold = _totals(upcoming)
+    known_upcoming, known_gold = hand_totals(upcoming)
     in_hidden_hands = sum(knowledge.unseen_in)
     unsettled = [
         known_upcoming[c] + (to_deal + still_auctioned) * share[c] + in_hidden_hands * share[c]
