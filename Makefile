@@ -9,6 +9,11 @@ STAMP := $(VENV)/install.stamp
 SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 
+# The suite runs in one pytest-xdist process per core, each on its own test database (and its
+# own Redis database, biblios_site/settings_test.py); worksteal evens out the long browser tests.
+PYTEST_JOBS ?= auto
+PYTEST := $(BIN)/pytest --numprocesses $(PYTEST_JOBS) --dist worksteal
+
 # Browser tests drive Debian's chromium; Playwright never downloads a browser of its own.
 CHROMIUM := /usr/bin/chromium
 
@@ -62,7 +67,7 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
 test: lint browser compilemessages
-	$(BIN)/pytest
+	$(PYTEST)
 
 test-services: install browser compilemessages
-	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(BIN)/pytest
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PYTEST)

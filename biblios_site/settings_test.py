@@ -7,8 +7,26 @@ defaults live here rather than in tests/conftest.py.
 """
 
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 os.environ.setdefault("DEBUG", "1")
+
+
+def _redis_url_of_this_test_process(url: str, xdist_worker: str) -> str:
+    """pytest-xdist runs the suite in several processes, each on its own test database; each
+    also gets its own Redis database (the URL's number plus the worker's), so that one
+    process's game 1 never hears another's hints, rate-limit counts or rematch offers."""
+    if not url or not xdist_worker.startswith("gw"):
+        return url
+    parts = urlsplit(url)
+    number = parts.path.strip("/")
+    first = int(number) if number.isdigit() else 0
+    return urlunsplit(parts._replace(path=f"/{first + int(xdist_worker[2:])}"))
+
+
+os.environ["REDIS_URL"] = _redis_url_of_this_test_process(
+    os.environ.get("REDIS_URL", ""), os.environ.get("PYTEST_XDIST_WORKER", "")
+)
 
 from biblios_site.settings import *  # noqa: E402, F403
 
