@@ -4,6 +4,7 @@ import unicodedata
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_lazy
 
 from accounts.models import ApiToken, User
@@ -47,6 +48,19 @@ class SignUpForm(UserCreationForm):
 
     def clean_display_name(self):
         return clean_display_name(self.cleaned_data["display_name"])
+
+    def save_unless_taken(self) -> User | None:
+        """The new account, or None with the form's usual "already taken" errors when another
+        sign-up took the username or display name between this form's checks and its insert
+        (the unique indexes refuse the second one)."""
+        try:
+            with transaction.atomic():
+                return self.save()
+        except IntegrityError:
+            self.full_clean()  # validated again, the checks now see the other account
+            if not self.errors:
+                raise
+            return None
 
 
 class TokenCreateForm(forms.Form):

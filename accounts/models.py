@@ -8,7 +8,7 @@ import secrets
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractUser
-from django.db import models
+from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
 
@@ -51,6 +51,14 @@ class User(AbstractUser):
 LAST_USED_PRECISION = timedelta(minutes=5)
 
 
+# Enough for every bot and script a player runs; stops one account from piling up rows.
+MAX_TOKENS_PER_USER = 20
+
+
+class TooManyTokens(Exception):
+    """The user holds MAX_TOKENS_PER_USER tokens already (the argument)."""
+
+
 class ApiToken(models.Model):
     """A personal token for the board API (`Authorization: Bearer <token>`).
 
@@ -73,14 +81,29 @@ class ApiToken(models.Model):
 
     @classmethod
     def issue(cls, user, name: str = "") -> tuple["ApiToken", str]:
-        """Create a token; returns it with the raw secret, which is never stored."""
+        """Create a token within the cap; returns it with the raw secret, which is never stored.
+
+        Counting under the user's row lock keeps the cap exact when tokens are created at once
+        (on SQLite the IMMEDIATE transaction itself serialises writers).
+        """
         raw = secrets.token_urlsafe(32)
-        token = cls.objects.create(user=user, name=name, key_hash=cls.hash(raw), prefix=raw[:8])
+        with transaction.atomic():
+            User.objects.select_for_update().filter(pk=user.pk).first()
+            if cls.objects.filter(user=user).count() >= MAX_TOKENS_PER_USER:
+                raise TooManyTokens(MAX_TOKENS_PER_USER)
+            token = cls.objects.create(user=user, name=name, key_hash=cls.hash(raw), prefix=raw[:8])
         return token, raw
 
     @classmethod
     def user_for(cls, raw: str):
         """The active user a raw token belongs to, or None."""
+        token = cls.find(raw)
+        return token.user if token is not None else None
+
+    @classmethod
+    def find(cls, raw: str) -> "ApiToken | None":
+        """The token `raw` is, with its user, if it exists and that user is active; a socket
+        keeps it to re-check it on every move (`still_valid`)."""
         if not isinstance(raw, str) or not raw or len(raw) > 200:
             return None
         token = cls.objects.select_related("user").filter(key_hash=cls.hash(raw)).first()

@@ -33,7 +33,7 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("me/", views.my_profile, name="my_profile"),
-    path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<text:username>/", views.profile, name="profile"),
     path("tokens/", views.tokens, name="tokens"),
     path("language/", views.set_language, name="set_language"),
 ]

@@ -68,14 +68,19 @@ def tokens(request):
 
 def _create_token(request):
     form = TokenCreateForm(request.POST)
-    if form.is_valid() and request.user.api_tokens.count() >= MAX_TOKENS_PER_USER:
-        message = gettext("You already have %(count)s tokens; revoke one first.")
-        form.add_error(None, message % {"count": MAX_TOKENS_PER_USER})
     if not form.is_valid():
         return _render_profile(request, request.user, token_form=form, status=400)
-    token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
-    # Rendered, not redirected: the raw token exists only in this response and is never stored.
-    return render(request, "accounts/token_created.html", {"token": token, "raw_token": raw})
+    try:
+        token, raw = ApiToken.issue(request.user, form.cleaned_data["name"])
+    except TooManyTokens:
+        message = gettext("You already have %(count)s tokens; revoke one first.")
+        form.add_error(None, message % {"count": MAX_TOKENS_PER_USER})
+        return _render_profile(request, request.user, token_form=form, status=400)
+    # Rendered, not redirected: the raw token exists only in this response and is never stored,
+    # nor kept by the browser's cache or history for the next person at this computer.
+    page = render(request, "accounts/token_created.html", {"token": token, "raw_token": raw})
+    add_never_cache_headers(page)
+    return page
 
 
 def _revoke_token(request):

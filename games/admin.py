@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
+from biblios_site.inputs import whole_number
 from games import chat, moderation, rendering, selectors, services
 from games.engine import biblios
 from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat

@@ -21,7 +21,8 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
-from games import ratelimit, selectors, services
+from biblios_site.inputs import whole_number
+from games import overload, ratelimit, selectors, services
 from games.models import Game, Seat
 
 logger = logging.getLogger(__name__)
@@ -237,9 +238,10 @@ def tables(request):
 
 
 def _limit(raw: str) -> int:
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3 and 1 <= int(raw) <= MAX_LIMIT):
+    limit = whole_number(raw, minimum=1, maximum=MAX_LIMIT)
+    if limit is None:
         raise BadRequest(f"limit must be a whole number from 1 to {MAX_LIMIT}")
-    return int(raw)
+    return limit
 
 
 def _create_table(request):

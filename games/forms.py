@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from biblios_site.inputs import MAX_ID, IdField, whole_number
 from games.engine import biblios
 from games.models import Game, Seat
 from games.services import TableSettings
@@ -91,9 +92,24 @@ class TableForm(forms.Form):
         data = dict(self.cleaned_data)
         # Seats beyond the table's size are ignored; an unticked box means the automatic rule.
         seats = [data.pop(f"seat_{n}") for n in (2, 3, 4)][: data["num_players"] - 1]
-        data["bots"] = tuple(seats)
+        data["bots"] = tuple(seat or None for seat in seats)  # "" is the form's "people"
         data["rated"] = True if data["rated"] else None
         return TableSettings(**data)
+
+
+class ChatForm(forms.Form):
+    """A chat post. The field refuses NUL (which PostgreSQL cannot store); the chat service
+    judges the rest (empty, too long, repeated), the same for every edge."""
+
+    text = forms.CharField(required=False, strip=False)
+
+
+class ReportForm(forms.Form):
+    """A report of a chat message or of a player, read as ChatForm is (chat.report judges it)."""
+
+    reason = forms.CharField(required=False, strip=False)
+    message = IdField(required=False)
+    user = IdField(required=False)
 
 
 class BadActionInput(ValueError):
@@ -101,10 +117,10 @@ class BadActionInput(ValueError):
 
 
 def parse_version(data) -> int:
-    raw = data.get("version", "")
-    if not raw.strip().isdigit():
+    version = whole_number(data.get("version"))
+    if version is None:
         raise BadActionInput(gettext("The form is missing the board version; reload the page."))
-    return int(raw)
+    return version
 
 
 def _one(data, name: str) -> str:
@@ -116,11 +132,11 @@ def _one(data, name: str) -> str:
 
 def _number(data, name: str) -> int:
     raw = _one(data, name).strip()
-    try:
-        return int(raw)
-    except ValueError:
+    number = whole_number(raw, minimum=-MAX_ID)
+    if number is None:
         message = gettext("%(field)s must be a whole number, not %(value)r.")
-        raise BadActionInput(message % {"field": name.capitalize(), "value": raw}) from None
+        raise BadActionInput(message % {"field": name.capitalize(), "value": raw[:20]})
+    return number
 
 
 def parse_action(data) -> dict:

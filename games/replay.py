@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
+from biblios_site.inputs import whole_number
 from games import rendering, selectors, services
 from games.engine import biblios
 from games.models import Game
@@ -71,9 +72,10 @@ def parse_step(raw: str | None, last: int) -> int:
     """The step asked for by `?move=` (0 is the deal); the last step when absent."""
     if raw is None or raw == "":
         return last
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6 and int(raw) <= last):
+    step = whole_number(raw, maximum=last)
+    if step is None:
         raise services.ServiceError(f"move must be a whole number from 0 to {last}")
-    return int(raw)
+    return step
 
 
 def states_of(game: Game) -> list[biblios.State]:

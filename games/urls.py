@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from biblios_site import inputs  # noqa: F401 (registers the <text:…> path converter)
 from games import chat_views, history_views, rules_views, views
 
 urlpatterns = [
@@ -19,10 +20,10 @@ urlpatterns = [
     path("rules/<str:edition>/", rules_views.rules, name="rules"),
     path("games/<int:game_id>/leave-game/", views.leave_game, name="game_leave_game"),
     path("games/<int:game_id>/take-back/", views.take_seat_back, name="game_take_back"),
-    path("join/<str:invite_code>/", views.invite, name="invite"),
+    path("join/<text:invite_code>/", views.invite, name="invite"),
     path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
     path("games/<int:game_id>/chat/", chat_views.post, name="game_chat"),
     path("games/<int:game_id>/report/", chat_views.report, name="game_report"),
     path("history/", history_views.my_games, name="my_games"),
-    path("players/<str:username>/games/", history_views.player_games, name="player_games"),
+    path("players/<text:username>/games/", history_views.player_games, name="player_games"),
 ]

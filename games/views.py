@@ -13,6 +13,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
+from biblios_site.inputs import whole_number
 from games import presence, ratelimit, rendering, selectors, services
 from games.forms import BadActionInput, TableForm, parse_action, parse_version
 from games.models import Game
@@ -202,10 +203,10 @@ def leave(request, game_id: int):
 @login_required
 def remove_player(request, game_id: int):
     def do():
-        raw = request.POST.get("user", "")
-        if not raw.isdigit():
+        user_id = whole_number(request.POST.get("user"), minimum=1)
+        if user_id is None:
             raise services.ServiceError(gettext("choose a player to remove"))
-        services.remove_player(game_id, request.user, int(raw))
+        services.remove_player(game_id, request.user, user_id)
         return _game_url(game_id)
 
     return _table_action(request, game_id, do)

@@ -7,6 +7,7 @@ import random
 import pytest
 from django.test import override_settings
 
+from games import api
 from games.engine import biblios
 from games.models import Game
 
@@ -221,3 +222,76 @@ def test_an_oversized_body_is_refused_in_json(players, game_id):
     response = player.post(f"/api/games/{game_id}/actions", body)
     assert response.status_code == 413 and "too large" in response.data["error"]
     assert snapshot(game_id) == before
+
+
+# What once made a 500 or a wrong open seat somewhere (issue 15), as JSON values: Unicode digits,
+# numbers beyond int() or a database column, NUL (PostgreSQL refuses it in text), wrong types.
+JUNK_VALUES = [
+    "\u00b2",
+    "\u0663",
+    "9" * 5000,
+    "\x00",
+    "a\x00b",
+    "",
+    2**64,
+    -(2**63) - 1,
+    10**4000,
+    1.5,
+    None,
+    True,
+    False,
+    0,
+    [],
+    {},
+    [[]],
+    [{}],
+    [0],
+    [False],
+    [""],
+    ["\x00"],
+    ["\u00b2"],
+]
+ACTION_SHAPES = [
+    ("type",),
+    ("place", "to"),
+    ("pick", "card"),
+    ("give", "card"),
+    ("bid", "amount"),
+    ("pay", "cards"),
+    ("use_church", "dice"),
+    ("use_church", "delta"),
+]
+
+
+def test_every_api_field_gets_junk_and_nothing_changes(players, game_id):
+    """Each field of each endpoint, alone wrong, with every junk value: a JSON 4xx, nothing
+    created, joined or played (the caller is the player to act, so a valid move would apply)."""
+    player = actor(players, game_id)
+    host = players[2]
+    private = host.post("/api/tables", {"num_players": 3, "private": True}).data["id"]
+    before = snapshot(game_id), snapshot(private)
+    tables = {"num_players": 2, "bots": [], "private": False}
+    version = Game.objects.get(pk=game_id).version
+    for value in JUNK_VALUES:
+        for field, kind in api.TABLE_FIELDS.items():
+            if kind is bool and isinstance(value, bool) or (field, value) == ("bots", []):
+                continue  # a valid setting, not junk
+            response = player.post("/api/tables", {**tables, field: value})
+            assert response.status_code == 400, (field, repr(value)[:40], response.data)
+        if value is not None:  # null is an open seat
+            response = player.post("/api/tables", {**tables, "bots": [value]})
+            assert response.status_code == 400, (repr(value)[:40], response.data)
+        response = player.post(f"/api/tables/{private}/join", {"invite_code": value})
+        assert 400 <= response.status_code < 500, (repr(value)[:40], response.data)
+        url = f"/api/games/{game_id}/actions"
+        response = player.post(url, {"version": value, "action": {"type": "pass"}})
+        assert 400 <= response.status_code < 500, (repr(value)[:40], response.data)
+        for shape in ACTION_SHAPES:
+            action = {"type": value} if shape == ("type",) else {"type": shape[0], shape[1]: value}
+            response = player.post(url, {"version": version, "action": action})
+            assert 400 <= response.status_code < 500, (action, response.data)
+        if isinstance(value, str):
+            assert player.get("/api/tables", {"status": value}).status_code == 400, value
+            # '٣' reads as 3, like Django's IntegerField reads it: a page of 3 tables is fine.
+            assert player.get("/api/tables", {"limit": value}).status_code in (200, 400), value
+    assert (snapshot(game_id), snapshot(private)) == before

@@ -7,14 +7,24 @@ with its code (never a crashed consumer), and the game is exactly as it was.
 import asyncio
 import json
 import random
+import re
 import string
+from urllib.parse import quote
 
 import pytest
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
 from django.test import Client
+from django.urls import URLResolver, get_resolver
+from django.urls.resolvers import RoutePattern
 
-from accounts.models import ApiToken
+from accounts.forms import SignUpForm, TokenCreateForm, TokenRevokeForm
+from accounts.models import ApiToken, User
 from games import services
+from games.consumers import MAX_BAD_FRAMES
 from games.engine import biblios
+from games.forms import ChatForm, ReportForm, TableForm
+from games.history import HistoryFilterForm
+from games.models import Game
 from tests.api.conftest import snapshot
 from tests.live.helpers import Sockets, closed_with, run, session_cookie
 from tests.play import seated_users, started_game
@@ -190,6 +200,135 @@ def test_junk_form_fields_and_urls_get_4xx_and_change_nothing(game):
     assert snapshot(game.pk) == before
 
 
+# What once answered 500 somewhere (issue 15), as text: Unicode digits that str.isdigit() or
+# int() accept, numbers too big for int() or for a database column, NUL (PostgreSQL refuses it
+# in text), and the odd rest.
+JUNK_TEXT = {
+    "superscript-two": "\u00b2",
+    "arabic-indic-three": "\u0663",
+    "5000-digits": "9" * 5000,
+    "2**64": str(2**64),
+    "-2**63-1": str(-(2**63) - 1),
+    "nul": "\x00",
+    "nul-inside": "a\x00b",
+    "float": "1e999",
+    "empty": "",
+}
+# Anything the site's forms and pages read, so that each gets every junk value.
+FORMS = [
+    TableForm,
+    SignUpForm,
+    TokenCreateForm,
+    TokenRevokeForm,
+    ChatForm,
+    ReportForm,
+    HistoryFilterForm,
+    AuthenticationForm,
+    PasswordChangeForm,
+]
+OTHER_FIELDS = {"version", "type", "to", "card", "cards", "amount", "dice", "delta", "action"}
+QUERY_FIELDS = {"page", "move", "as", "status", "limit", "edition", "next", "format", "language"}
+FIELDS = sorted(set().union(*(form.base_fields for form in FORMS)) | OTHER_FIELDS | QUERY_FIELDS)
+PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
+
+
+def site_routes() -> list[str]:
+    """Every path() route of the site's own apps (the admin and regex routes left out), so a new
+    page is fuzzed as soon as it is mounted."""
+    found = []
+
+    def walk(patterns, prefix: str) -> None:
+        for entry in patterns:
+            if not isinstance(entry.pattern, RoutePattern):
+                continue
+            route = prefix + str(entry.pattern)
+            if isinstance(entry, URLResolver):
+                if route != "admin/":
+                    walk(entry.url_patterns, route)
+            else:
+                found.append(route)
+
+    walk(get_resolver().url_patterns, "")
+    return found
+
+
+def fill(route: str, values: dict, junk: tuple[str, str] | None = None) -> str:
+    """The URL of `route` with each parameter's valid value, but `junk` = (name, text)."""
+
+    def value(match) -> str:
+        name = match.group(2)
+        if junk is not None and junk[0] == name:
+            return quote(junk[1], safe="")
+        assert name in values, f"give the fuzz tests a valid value for <{name}> ({route})"
+        return quote(str(values[name]), safe="")
+
+    return "/" + PARAMETER.sub(value, route)
+
+
+def everything(game) -> tuple:
+    """What no refused request may change (chat posts aside: junk text is text)."""
+    return snapshot(game.pk), User.objects.count(), ApiToken.objects.count(), Game.objects.count()
+
+
+@pytest.fixture
+def visitors(game, users):
+    """An anonymous browser and a logged-in outsider who also carries an API token."""
+    outsider = users[3]
+    raw = ApiToken.issue(outsider, "fuzz")[1]
+
+    def make():
+        logged_in = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+        logged_in.force_login(outsider)
+        return [Client(), logged_in]
+
+    return make
+
+
+def routes_and_values(game) -> tuple[list[str], dict]:
+    values = {
+        "game_id": game.pk,
+        "username": game.host.username,
+        "invite_code": game.invite_code,
+        "edition": game.edition,
+    }
+    return site_routes(), values
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", JUNK_TEXT)
+def test_junk_in_every_url_parameter_is_never_a_500(game, visitors, kind):
+    routes, values = routes_and_values(game)
+    with_parameters = [route for route in routes if PARAMETER.search(route)]
+    assert len(with_parameters) >= 20  # the walk found the site's routes
+    before = everything(game)
+    for route in with_parameters:
+        for name in {match.group(2) for match in PARAMETER.finditer(route)}:
+            url = fill(route, values, (name, JUNK_TEXT[kind]))
+            for client in visitors():
+                for method in ("GET", "POST"):
+                    answer = client.generic(method, url)
+                    assert answer.status_code < 500, (method, url[:80], answer.status_code)
+    assert everything(game) == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", JUNK_TEXT)
+def test_junk_in_every_form_field_and_query_is_never_a_500(game, visitors, kind):
+    """Each page gets every field any form of the site reads, all set to one junk value, once
+    as one value and once as two (a list where a form expects one), by GET and by POST."""
+    routes, values = routes_and_values(game)
+    before = everything(game)
+    text = JUNK_TEXT[kind]
+    for route in routes:
+        url = fill(route, values)
+        for client in visitors()[1:]:  # the anonymous visitor mostly meets the log-in page
+            for data in ({name: text for name in FIELDS}, {name: [text, text] for name in FIELDS}):
+                for method in (client.get, client.post):
+                    answer = method(url, data)
+                    assert answer.status_code < 500, (url, kind, answer.status_code)
+    assert everything(game) == before
+
+
 def hostile_frames(other_game_id: int, board: dict) -> list:
     action = board["legal_actions"][0]
     return [
@@ -209,6 +348,21 @@ def hostile_frames(other_game_id: int, board: dict) -> list:
         json.dumps({"action": {"type": "castle"}, "version": board["version"]}),
         json.dumps({"action": action, "version": board["version"], "game_id": other_game_id}),
         json.dumps({"type": "resync", "extra": 1}),
+        # Unicode digits, numbers beyond int() or a column, NUL and wrong types in every field.
+        '{"action": {"type": "pass"}, "version": ' + "9" * 5000 + "}",
+        json.dumps({"action": action, "version": "\u00b2"}),
+        json.dumps({"action": action, "version": 2**64}),
+        json.dumps({"action": action, "version": [board["version"]]}),
+        json.dumps({"action": {"type": "bid", "amount": "\u00b2"}, "version": board["version"]}),
+        json.dumps({"action": {"type": "bid", "amount": 2**64}, "version": board["version"]}),
+        json.dumps({"action": {"type": "place", "to": "\x00"}, "version": board["version"]}),
+        json.dumps({"action": {"type": "pick", "card": "a\x00b"}, "version": board["version"]}),
+        json.dumps({"action": {"type": "pay", "cards": [{}]}, "version": board["version"]}),
+        json.dumps({"action": {"type": "\x00"}, "version": board["version"]}),
+        json.dumps({"action": action, "version": board["version"], "game_id": "\u00b2"}),
+        json.dumps({"action": action, "version": board["version"], "game_id": 2**64}),
+        json.dumps({"type": "resync\x00"}),
+        json.dumps({"type": ["resync"]}),
     ]
 
 
@@ -224,18 +378,20 @@ def test_hostile_frames_are_answered_and_the_socket_survives_them(game, users, a
 
     async def scenario():
         sockets = Sockets()
-        communicator, _ = await sockets.connect(path, cookie=cookie)
-        for frame in frames:
-            if isinstance(frame, bytes):
-                await communicator.send_to(bytes_data=frame)
-            else:
-                await communicator.send_to(text_data=frame)
-            answer = await communicator.receive_from(timeout=10)
-            if as_json:
-                assert "error" in json.loads(answer), frame[:60]
-            # A stale move is answered with its error and then the current board.
-            if not await communicator.receive_nothing(timeout=0.05):
-                await communicator.receive_from(timeout=10)
+        # A fresh socket before the junk limit closes one (that closing is tested below).
+        for start in range(0, len(frames), MAX_BAD_FRAMES - 1):
+            communicator, _ = await sockets.connect(path, cookie=cookie)
+            for frame in frames[start : start + MAX_BAD_FRAMES - 1]:
+                if isinstance(frame, bytes):
+                    await communicator.send_to(bytes_data=frame)
+                else:
+                    await communicator.send_to(text_data=frame)
+                answer = await communicator.receive_from(timeout=10)
+                if as_json:
+                    assert "error" in json.loads(answer), frame[:60]
+                # A stale move is answered with its error and then the current board.
+                if not await communicator.receive_nothing(timeout=0.05):
+                    await communicator.receive_from(timeout=10)
         await communicator.send_to(text_data=json.dumps({"type": "resync"}))
         resynced = await communicator.receive_from(timeout=10)
         if as_json:

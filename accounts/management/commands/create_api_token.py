@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.models import ApiToken, User
+from accounts.models import ApiToken, TooManyTokens, User
 
 
 class Command(BaseCommand):
@@ -21,5 +21,8 @@ class Command(BaseCommand):
         max_length = ApiToken._meta.get_field("name").max_length
         if len(name) > max_length:
             raise CommandError(f"A token name has at most {max_length} characters.")
-        _, raw = ApiToken.issue(user, name)
+        try:
+            _, raw = ApiToken.issue(user, name)
+        except TooManyTokens as cap:
+            raise CommandError(f"User {username!r} has {cap} tokens already; revoke one.") from None
         self.stdout.write(raw)
