@@ -5,6 +5,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from accounts import credentials
 from accounts.models import ApiToken, User
 from games import moderation
 from games.admin import ReasonForm, moderation_record, reason_step
@@ -114,3 +115,10 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+    # Revoking here closes the token's sockets like revoking on the profile page.
+    def delete_model(self, request, obj):
+        credentials.revoke_tokens(ApiToken.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        credentials.revoke_tokens(queryset)

@@ -112,4 +112,9 @@ class ApiToken(models.Model):
         now = timezone.now()
         if token.last_used_at is None or now - token.last_used_at >= LAST_USED_PRECISION:
             cls.objects.filter(pk=token.pk).update(last_used_at=now)
-        return token.user
+        return token
+
+    @classmethod
+    def still_valid(cls, token_id: int) -> bool:
+        """Not revoked, and its user not banned since: one indexed query."""
+        return cls.objects.filter(pk=token_id, user__is_active=True).exists()

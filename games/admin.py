@@ -192,10 +192,14 @@ class GameAdmin(admin.ModelAdmin):
         game = Game.objects.filter(pk=game_id).first()
         if game is None or not game.setup:
             raise Http404("no started game with this id")
+        if not selectors.sees_other_seats(game, request.user):
+            raise PermissionDenied  # a moderator seated at this game while it runs
         integrity = moderation.check_integrity(game)
         last = len(integrity.states) - 1
         raw = request.GET.get("move", "")
-        step = int(raw) if raw.isascii() and raw.isdigit() and int(raw) <= last else last
+        step = whole_number(raw, maximum=last)
+        if step is None:
+            step = last
         state = integrity.states[step]
         view = biblios.view(state, "all")
         names = selectors.seat_names(game)

@@ -7,7 +7,9 @@ socket can never receive another seat's cards. Moves come back in through
 
 Refusals before any data is sent are a close with an application code, after the handshake so
 that clients (and bots) can read it: 4401 not authenticated, 4403 not allowed to watch, 4404 no
-such game, 4400 too many malformed frames.
+such game, 4400 too many malformed frames. A socket also closes 4401 when the API token or the
+login session it was opened with ends (revoked, logged out, expired), so it acts no longer than
+its credential.
 """
 
 import json
@@ -18,6 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from accounts import credentials
 from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
 from games import broadcast, chat_views, presence, ratelimit, rendering, selectors, services
@@ -42,6 +45,10 @@ class BadFrame(Exception):
     """An incoming frame that is not a well-formed request; nothing was attempted."""
 
 
+class CredentialsEnded(Exception):
+    """The socket's token or session no longer stands for its user; nothing was attempted."""
+
+
 class GameConsumer(AsyncWebsocketConsumer):
     """`ws/games/<id>/`: HTML out-of-band partials for the page, or JSON with `?format=json`."""
 
@@ -55,6 +62,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.connected = None  # the connected seats last read, and when (time.monotonic)
         self.connected_at = 0.0
         self.user = None
+        self.token_id = None  # the API token this socket was opened with, if any
+        self.session_key = None  # else the login session it was opened with
         self.group = broadcast.game_group(self.game_id)
         self.sent = None  # (version, status) of the last board sent
         self.bad_frames = 0
@@ -72,6 +81,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         # Join before reading the board, so no move can slip between the read and the join.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(broadcast.user_group(self.user.pk), self.channel_name)
+        await self.channel_layer.group_add(self._credential_group(), self.channel_name)
         await database_sync_to_async(presence.connected)(self.game_id, self.user, self.channel_name)
         presence.heartbeats.add(self.channel_name, self.game_id, self.user.pk)
         await self._send_board(force=True)
@@ -85,6 +95,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(
             broadcast.user_group(self.user.pk), self.channel_name
         )
+        await self.channel_layer.group_discard(self._credential_group(), self.channel_name)
         await database_sync_to_async(presence.disconnected)(self.channel_name)
         await self._announce_presence()
 
@@ -123,6 +134,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         """A moderator banned this user: the socket closes as if access were refused."""
         await self._stop(CLOSE_FORBIDDEN)
 
+    async def credentials_ended(self, event):
+        """The token or session this socket was opened with was revoked or logged out."""
+        await self._stop(CLOSE_UNAUTHENTICATED)
+
     # -------------------------------------------------------------------- frames in
 
     async def receive(self, text_data=None, bytes_data=None):
@@ -137,21 +152,34 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.close(CLOSE_BAD_FRAMES)
             return
         if "action" not in frame:
-            await self._send_board(force=True)
+            try:  # a whole board per resync: limited per socket
+                await database_sync_to_async(ratelimit.hit)("resync", self.channel_name)
+            except ratelimit.RateLimited as refusal:
+                await self._send_error(str(refusal), refusal.status, refusal.retry_after)
+                return
+            if await database_sync_to_async(self._credentials_hold)():
+                await self._send_board(force=True)
+            else:
+                await self._stop(CLOSE_UNAUTHENTICATED)
             return
         try:
             await database_sync_to_async(self._submit)(frame["action"], frame["version"])
+        except CredentialsEnded:
+            await self._stop(CLOSE_UNAUTHENTICATED)
         except services.StaleVersion as refusal:
             # Refused, with the current board (in HTML the board's message says why).
             if self.as_json:
                 await self._send_error(str(refusal), refusal.status)
             await self._send_board(force=True, message=str(refusal))
         except services.ServiceError as refusal:
-            await self._send_error(str(refusal), refusal.status)
+            retry_after = getattr(refusal, "retry_after", None)  # a RateLimited's
+            await self._send_error(str(refusal), refusal.status, retry_after)
         # On success the broadcast hint brings the new board, to this socket as to all others.
 
     def _submit(self, action, version) -> None:
         """One move, counted against the user's action rate limit (a refusal is a 429 frame)."""
+        if not self._credentials_hold():
+            raise CredentialsEnded
         ratelimit.hit("action", self.user.pk)
         services.submit_action(self.game_id, self.user, action, version)
 
@@ -228,18 +256,23 @@ class GameConsumer(AsyncWebsocketConsumer):
             game, self.user, oob=True, connected=connected, message=message
         )
 
-    async def _send_error(self, message: str, status: int) -> None:
-        """Tell this client why its frame changed nothing."""
-        await self.send(text_data=await database_sync_to_async(self._error_frame)(message, status))
+    async def _send_error(self, message: str, status: int, retry_after: int | None = None) -> None:
+        """Tell this client why its frame changed nothing (and, if limited, when to retry)."""
+        frame = await database_sync_to_async(self._error_frame)(message, status, retry_after)
+        await self.send(text_data=frame)
 
     @in_reader_language
-    def _error_frame(self, message: str, status: int) -> str:
-        """JSON `{"error", "status", "version"}`, or in HTML the board's message region (the
-        waiting room, which is small, comes whole with its message)."""
+    def _error_frame(self, message: str, status: int, retry_after: int | None) -> str:
+        """JSON `{"error", "status", "version"}` (plus `retry_after` seconds on a 429), or in
+        HTML the board's message region (the waiting room, which is small, comes whole with its
+        message)."""
         game = Game.objects.filter(pk=self.game_id).first()
         version = game.version if game is not None else None
         if self.as_json:
-            return json.dumps({"error": message, "status": status, "version": version})
+            frame = {"error": message, "status": status, "version": version}
+            if retry_after is not None:
+                frame["retry_after"] = retry_after
+            return json.dumps(frame)
         if game is not None and not game.setup and self._may_watch(game):
             return rendering.board_html(game, self.user, oob=True, message=message)
         return render_to_string(
@@ -256,13 +289,34 @@ class GameConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ who, and presence
 
     async def _authenticate(self, query):
-        """The session user; a JSON client may instead present an API token."""
+        """The session user; a JSON client may instead present an API token. Notes which
+        credential it was, to close with it and to re-check it (`_credentials_hold`)."""
         if self.as_json:
             raw = _bearer_token(self.scope.get("headers", [])) or query.get("token", [""])[-1]
             if raw:
-                return await database_sync_to_async(ApiToken.user_for)(raw)
+                token = await database_sync_to_async(ApiToken.find)(raw)
+                if token is None:
+                    return None
+                self.token_id = token.pk
+                return token.user
         user = self.scope.get("user")
-        return user if user is not None and user.is_authenticated else None
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        if user is None or not user.is_authenticated or not session_key:
+            return None
+        self.session_key = session_key
+        return user
+
+    def _credential_group(self) -> str:
+        if self.token_id is not None:
+            return broadcast.token_group(self.token_id)
+        return broadcast.session_group(self.session_key)
+
+    def _credentials_hold(self) -> bool:
+        """Whether the token or session is still valid and still this active user's: checked
+        on each move and resync (one or two indexed reads), never on pushes or presence."""
+        if self.token_id is not None:
+            return ApiToken.still_valid(self.token_id)
+        return credentials.session_user_id(self.session_key) == self.user.pk
 
     def _check_access(self) -> int | None:
         """A close code if this user may not watch the game, else None; notes the seat."""

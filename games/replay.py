@@ -32,11 +32,12 @@ def perspectives(game: Game, user) -> list[Perspective]:
     """The perspectives `user` may replay `game` from; raises NotAllowed if none.
 
     Players replay their own seat; everyone sees the open replay once the game is finished;
-    an ongoing (or aborted) game is replayed only by staff, who may take any seat.
+    an ongoing (or aborted) game is replayed only by staff, who may take any seat, except a
+    moderator seated at that game while it runs (`selectors.sees_other_seats`).
     """
     if not game.setup:
         raise services.NotFound(gettext("this game has not started, so there is nothing to replay"))
-    staff = getattr(user, "is_staff", False)
+    staff = selectors.sees_other_seats(game, user)
     finished = game.status == Game.Status.FINISHED
     if not finished and not staff:
         raise services.NotAllowed(gettext("only finished games can be replayed"))

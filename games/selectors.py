@@ -51,6 +51,15 @@ def can_see_table(game: Game, user, *, invited=frozenset()) -> bool:
     return getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists()
 
 
+def sees_other_seats(game: Game, user) -> bool:
+    """Whether `user` may look through other seats' eyes at `game` (a seat's replay, every hand
+    open, the admin's inspector): staff may, but a moderator seated at a running game plays it
+    like everyone else, so only once it is over or when not seated at it."""
+    if not getattr(user, "is_staff", False):
+        return False
+    return game.status != Game.Status.ACTIVE or not game.seats.filter(user=user).exists()
+
+
 def lobby_tables(user) -> dict:
     """The lobby's lists: open public tables, public games in progress, and my tables."""
     public = Game.objects.filter(private=False).select_related("host")

@@ -1,13 +1,15 @@
 """The replay viewer: every step matches the engine; perspectives keep secrets; controls."""
 
+import random
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import replay, services
 from games.engine import biblios
-from tests.play import started_game
+from tests.play import play_to_end, started_game
 from tests.web.helpers import Knowledge, card_ids_in
 
 from .conftest import finished_game
@@ -173,3 +175,30 @@ def test_history_and_finished_games_link_to_the_replay(users, browsers):
     assert url(game) in browsers[3].get(reverse("game", args=[game.pk])).content.decode()
     running = started_game(users[2:], 2)
     assert url(running) not in browsers[2].get(reverse("game", args=[running.pk])).content.decode()
+
+
+def test_a_moderator_seated_at_a_running_game_sees_only_their_own_seat(users, django_user_model):
+    """Staff perspectives (another seat, every hand, the inspector) are for games that are over
+    or for staff not seated at them: seated, a moderator plays like everyone else."""
+    moderator = django_user_model.objects.create_superuser("abbot", password="x")
+    game = started_game([moderator, users[1]], 2, seed=4)
+    opponent = f"seat-{1 - services.seat_of(game, moderator)}"
+    seated, unseated = Client(), Client()
+    seated.force_login(moderator)
+    unseated.force_login(django_user_model.objects.create_superuser("prior", password="x"))
+    inspector = reverse("admin:games_game_inspect", args=[game.pk])
+
+    def replays_as(browser, key) -> bool:
+        page = browser.get(url(game, **{"as": key}))
+        return page.status_code == 200 and f'data-perspective="{key}"' in page.content.decode()
+
+    for query in ({}, {"as": "mine"}, {"as": "open"}, {"as": opponent}):
+        assert seated.get(url(game, **query)).status_code == 403
+    assert seated.get(inspector).status_code == 403
+    # Staff not seated at it still take any seat while it runs.
+    assert replays_as(unseated, opponent) and replays_as(unseated, "open")
+    assert unseated.get(inspector).status_code == 200
+    # Once it is over, the seated moderator may too.
+    play_to_end(game, random.Random(4))
+    assert replays_as(seated, opponent) and replays_as(seated, "open")
+    assert seated.get(inspector).status_code == 200
