@@ -4,16 +4,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from biblios_site import inputs  # noqa: F401 (registers the <text:…> path converter)
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
-        name="login",
-    ),
+    path("login/", views.LoginView.as_view(), name="login"),
     # POST only (Django 5): a link or an image tag cannot log anybody out.
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Own template names: registration/password_change_*.html would also restyle the admin's.

@@ -1,20 +1,23 @@
 """Sign up, profiles and API tokens; log in, log out and password change are Django's views."""
 
+import math
+
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponseBadRequest
+from django.contrib.auth.forms import AuthenticationForm
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext, ngettext
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
-from accounts import selectors
+from accounts import credentials, selectors
 from accounts.forms import SignUpForm, TokenCreateForm, TokenRevokeForm
-from accounts.models import ApiToken, User
-
-# Enough for every bot and script a player runs; stops one account from piling up rows.
-MAX_TOKENS_PER_USER = 20
+from accounts.models import MAX_TOKENS_PER_USER, ApiToken, TooManyTokens, User
+from games import ratelimit
 
 
 def signup(request):
@@ -23,11 +26,61 @@ def signup(request):
         return redirect("home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        try:
+            ratelimit.hit("signup", ratelimit.client_ip(request))
+        except ratelimit.RateLimited as refusal:
+            form.add_error(None, str(refusal).capitalize() + ".")
+            page = render(request, "accounts/signup.html", {"form": form}, status=429)
+            return ratelimit.with_retry_after(page, refusal)
+        user = form.save_unless_taken()
+        if user is None:
+            return render(request, "accounts/signup.html", {"form": form})
         # Named because login() cannot guess once more than one backend is configured.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page, with attempts limited per IP address: each costs a password hash
+    whatever username it names, while django-axes locks out one (username, IP) pair."""
+
+    redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        try:
+            ratelimit.hit("login", ratelimit.client_ip(request))
+        except ratelimit.RateLimited as refusal:
+            return _login_refused(request, str(refusal).capitalize() + ".", refusal.retry_after)
+        return super().post(request, *args, **kwargs)
+
+
+def locked_out(request, *args, **kwargs):
+    """django-axes' answer once a (username, IP) pair is locked out (AXES_LOCKOUT_CALLABLE), on
+    the admin's log-in as on ours. Axes passes the original response and the credentials, in an
+    order that depends on the middleware's mode: neither is needed."""
+    seconds = math.ceil(settings.AXES_COOLOFF_TIME.total_seconds())
+    minutes = math.ceil(seconds / 60)
+    message = ngettext(
+        "Too many failed log-ins for this account from your connection. "
+        "Try again in %(minutes)s minute.",
+        "Too many failed log-ins for this account from your connection. "
+        "Try again in %(minutes)s minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+    return _login_refused(request, message, seconds)
+
+
+def _login_refused(request, message: str, retry_after: int):
+    """The log-in page with why it refused, as a 429 that says when to come back."""
+    context = {
+        "form": AuthenticationForm(request),
+        "refusal": message,
+        "next": request.POST.get("next", request.GET.get("next", "")),
+    }
+    page = render(request, "registration/login.html", context, status=429)
+    page["Retry-After"] = str(retry_after)
+    return page
 
 
 def profile(request, username):
@@ -88,8 +141,9 @@ def _revoke_token(request):
     if not form.is_valid():
         return HttpResponseBadRequest("Say which token to revoke by its number.")
     # Someone else's token is indistinguishable from a missing one: 404 either way.
-    token = get_object_or_404(ApiToken, pk=form.cleaned_data["token"], user=request.user)
-    token.delete()
+    mine = ApiToken.objects.filter(pk=form.cleaned_data["token"], user=request.user)
+    if not credentials.revoke_tokens(mine):
+        raise Http404("No such token.")
     return redirect("accounts:my_profile")
 
 

@@ -13,14 +13,27 @@ Everything that differs between a laptop and production comes from the environme
   an in-process layer and cache when unset.
 - With DEBUG off (docs/deploy.md): CSRF_TRUSTED_ORIGINS (comma-separated https origins),
   SECURE_SSL_REDIRECT (default on), SECURE_HSTS_SECONDS (default one year).
-- RATE_LIMIT_ACTIONS, RATE_LIMIT_API: "<count>/<seconds>" per user (games/ratelimit.py).
+- Limits where abuse is cheap (docs/deploy.md lists them all), each "<count>/<seconds>" in
+  RATE_LIMITS (games/ratelimit.py): RATE_LIMIT_ACTIONS (moves per user, default 30/10),
+  RATE_LIMIT_API (API calls per user, 120/10), RATE_LIMIT_CHAT (chat messages per user, 5/10),
+  RATE_LIMIT_LOGINS (log-in attempts per IP address, 20/60), RATE_LIMIT_SIGNUPS (accounts
+  per IP address, 10/3600), RATE_LIMIT_REPORTS (reports per reporter, 10/3600),
+  RATE_LIMIT_REPORTS_PER_PLAYER (per reporter and reported player, 3/3600), RATE_LIMIT_RESYNCS
+  (full boards asked for per socket, 10/10). MAX_OPEN_TABLES_PER_USER (default 3): tables one
+  host may have waiting to start. LOGIN_FAILURE_LIMIT (default 5) wrong passwords for one
+  username from one IP address lock that pair out for LOGIN_COOLOFF_S (default 900) seconds
+  (django-axes).
 - STATIC_ROOT: where `collectstatic` writes the files whitenoise serves (default staticfiles/).
+- MAX_INFLIGHT_REQUESTS (default 32): HTTP requests one worker serves at once; beyond that it
+  answers 503 with Retry-After (SHED_RETRY_AFTER_S, default 1) at once (games/overload.py).
 - BENCHMARK_ECHO: mounts the load benchmark's bare echo socket (never in production).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -55,6 +68,8 @@ INSTALLED_APPS = [
     "django_htmx",
     # The default app config wraps the template loaders so `{% partialdef %}` works.
     "template_partials",
+    # Counts failed log-ins and locks out (username, IP address) pairs (AXES_* below).
+    "axes",
     "accounts",
     "games",
     "ratings",
@@ -73,6 +88,10 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Turns django-axes' lockout of a log-in into its answer (AXES_LOCKOUT_CALLABLE).
+    "axes.middleware.AxesMiddleware",
+    # A view whose transaction found the database busy answers 503, not 500.
+    "games.overload.BusyDatabaseMiddleware",
 ]
 
 ROOT_URLCONF = "biblios_site.urls"
@@ -156,12 +175,48 @@ TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=0.25)
 BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.8)
 ABBOT_BUDGET_S = env.float("ABBOT_BUDGET_S", default=1.0)
 
-# "<count>/<seconds>" per user. Actions are counted across the web page, the socket and the
-# API together; a person plays a few per second at most, a bot somewhat more.
+# Every limit on requests, "<count>/<seconds>" (games/ratelimit.py; docs/deploy.md says why
+# each is where it is). Actions are counted per user across the web page, the socket and the
+# API together; a person plays a few per second at most, a bot somewhat more. Chat is an exact
+# count of the user's messages (games/chat.py). Log-ins and sign-ups count per IP address (the
+# proxy's X-Forwarded-For, through daphne --proxy-headers), reports per reporter and per
+# (reporter, reported player), resyncs per socket.
 RATE_LIMITS = {
     "action": env.str("RATE_LIMIT_ACTIONS", default="30/10"),
     "api": env.str("RATE_LIMIT_API", default="120/10"),
+    "chat": env.str("RATE_LIMIT_CHAT", default="5/10"),
+    "login": env.str("RATE_LIMIT_LOGINS", default="20/60"),
+    "signup": env.str("RATE_LIMIT_SIGNUPS", default="10/3600"),
+    "report": env.str("RATE_LIMIT_REPORTS", default="10/3600"),
+    "report_pair": env.str("RATE_LIMIT_REPORTS_PER_PLAYER", default="3/3600"),
+    "resync": env.str("RATE_LIMIT_RESYNCS", default="10/10"),
 }
+for _scope, _rate in RATE_LIMITS.items():
+    _count, _, _seconds = _rate.partition("/")
+    if not (_count.isdigit() and _seconds.isdigit() and int(_count) >= 1 and int(_seconds) >= 1):
+        raise ImproperlyConfigured(f"rate limit {_scope!r} must be '<count>/<seconds>': {_rate!r}")
+
+# Tables one host may have waiting to start (games/services.py): without a cap, one user filled
+# the lobby and pushed every other table out of it.
+MAX_OPEN_TABLES_PER_USER = env.int("MAX_OPEN_TABLES_PER_USER", default=3)
+
+# Log-in lockout (django-axes): LOGIN_FAILURE_LIMIT wrong passwords for one username from one
+# IP address lock that pair out for LOGIN_COOLOFF_S, counted from the last failure; meanwhile no
+# password is even checked. The axes backend must come first. Locked-out visitors get the log-in
+# page in their language with the reason and Retry-After (accounts.views.locked_out).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_COOLOFF_S = env.int("LOGIN_COOLOFF_S", default=15 * 60)
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_COOLOFF_S)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+# Failures only: no row per successful log-in.
+AXES_DISABLE_ACCESS_LOG = True
+if AXES_FAILURE_LIMIT < 1 or LOGIN_COOLOFF_S < 1:
+    raise ImproperlyConfigured("LOGIN_FAILURE_LIMIT and LOGIN_COOLOFF_S must be at least 1")
 
 AUTH_USER_MODEL = "accounts.User"
 

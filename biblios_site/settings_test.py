@@ -43,6 +43,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     _test_db = os.environ.get("TEST_SQLITE_NAME", ".test-db.sqlite3")
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / _test_db)}  # noqa: F405
 
-# Tests play whole games at machine speed through every door; tests/reliability puts the real
-# limits back where it tests them.
-RATE_LIMITS = {"action": "100000/1", "api": "100000/1"}
+# Tests play whole games, sign up and log in at machine speed through every door;
+# tests/reliability (test_security, test_limits) puts the real limits back where it tests them.
+# The chat keeps its real count: tests/chat checks the flood refusal.
+RATE_LIMITS = {scope: "100000/1" for scope in RATE_LIMITS} | {"chat": RATE_LIMITS["chat"]}  # noqa: F405
+MAX_OPEN_TABLES_PER_USER = 100000
+AXES_ENABLED = False

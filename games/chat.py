@@ -6,23 +6,20 @@ re-reads the channels its user may see.
 """
 
 import datetime
+import math
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import broadcast, services
+from games import broadcast, ratelimit, services
 from games.models import ChatMessage, Game, ModerationAction, Report
 
 MAX_LENGTH = 500
-FLOOD_COUNT, FLOOD_WINDOW = 5, datetime.timedelta(seconds=10)
 SHOWN = 50  # newest messages shown per channel
 Channel = ChatMessage.Channel
-
-
-class TooFast(services.ServiceError):
-    status = 429
 
 
 def _over(game: Game) -> bool:
@@ -47,8 +44,9 @@ def recent(game: Game, channel: str) -> list[ChatMessage]:
 def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
     """Post to the user's channel of the table: players', or spectators' if not seated.
 
-    Refused for muted users, empty or overlong text, more than FLOOD_COUNT messages in
-    FLOOD_WINDOW, or repeating either of one's last two messages at this table.
+    Refused for muted users, empty or overlong text, more messages than settings.RATE_LIMITS
+    ["chat"] allows (counted exactly, in a sliding window), or repeating either of one's last two
+    messages at this table.
     """
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         raise services.NotAllowed(gettext("log in to chat"))
@@ -73,11 +71,7 @@ def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
             raise services.NotAllowed(
                 gettext("you may not watch this table, so you cannot chat there")
             )
-        since = timezone.now() - FLOOD_WINDOW
-        if ChatMessage.objects.filter(user=user, created_at__gte=since).count() >= FLOOD_COUNT:
-            raise TooFast(
-                f"at most {FLOOD_COUNT} messages per {FLOOD_WINDOW.seconds} seconds; wait a moment"
-            )
+        _refuse_flood(user)
         last_two = ChatMessage.objects.filter(user=user, game=game).order_by("-created_at", "-pk")
         if text in last_two.values_list("text", flat=True)[:2]:
             raise services.ServiceError(gettext("you just said that"))
@@ -89,8 +83,27 @@ def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
     return message
 
 
+def _refuse_flood(user) -> None:
+    """RateLimited if `user` posted the chat limit's count of messages within its window; the
+    wait is until the oldest of them leaves the window."""
+    count, seconds = ratelimit.parse(settings.RATE_LIMITS["chat"])
+    now = timezone.now()
+    window = datetime.timedelta(seconds=seconds)
+    recent_times = ChatMessage.objects.filter(user=user, created_at__gte=now - window)
+    newest = list(recent_times.order_by("-created_at").values_list("created_at", flat=True)[:count])
+    if len(newest) >= count:
+        wait = (newest[-1] + window - now).total_seconds()
+        raise ratelimit.RateLimited(
+            max(1, math.ceil(wait)),
+            f"at most {count} messages per {seconds} seconds; wait a moment",
+        )
+
+
 def report(game_id: int, reporter, reason, *, may_watch: bool, message_id=None, user_id=None):
-    """Report a chat message or a player of this game; records the move it happened at."""
+    """Report a chat message or a player of this game; records the move it happened at.
+
+    Limited per reporter and per (reporter, reported player) (settings.RATE_LIMITS), so nobody
+    buries a player, or the moderators' queue, under reports."""
     if not getattr(reporter, "is_authenticated", False):
         raise services.NotAllowed(gettext("log in to report"))
     reason = reason.strip() if isinstance(reason, str) else ""
@@ -117,6 +130,8 @@ def report(game_id: int, reporter, reason, *, may_watch: bool, message_id=None, 
         reported, move_number = seat.user, game.version
     if reported.pk == reporter.pk:
         raise services.ServiceError(gettext("you cannot report yourself"))
+    ratelimit.hit("report_pair", f"{reporter.pk}:{reported.pk}")
+    ratelimit.hit("report", reporter.pk)
     return Report.objects.create(
         reporter=reporter,
         game=game,

@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from games import chat, selectors, services
+from games import chat, ratelimit, selectors, services
+from games.forms import ChatForm, ReportForm
 from games.models import Game
 from games.views import INVITED_SESSION_KEY
 
@@ -47,59 +48,68 @@ def chat_context(game: Game, user, *, may_watch: bool, error: str = "") -> dict:
     }
 
 
-def _answer(request, game: Game, error: str, status: int):
+def _answer(request, game: Game, refusal: services.ServiceError | None = None):
+    """The chat panel (htmx) or the game page, with why `refusal` changed nothing; a 429 says
+    when to try again (Retry-After)."""
+    error = str(refusal).capitalize() + "." if refusal else ""
     if not request.htmx:
         if error:
             messages.error(request, error)
         return redirect(reverse("game", args=[game.pk]) + "#chat")
     context = chat_context(game, request.user, may_watch=may_watch(request, game), error=error)
-    return HttpResponse(
-        render_to_string("games/chat.html#panel", context, request=request), status=status
+    panel = HttpResponse(
+        render_to_string("games/chat.html#panel", context, request=request),
+        status=refusal.status if refusal else 200,
     )
+    return ratelimit.with_retry_after(panel, refusal)
 
 
 @login_required
 @require_POST
 def post(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
-    error, status = "", 200
+    refusal = None
+    form = ChatForm(request.POST)
     try:
+        if not form.is_valid():
+            raise services.ServiceError(_first_error(form))
         chat.post_message(
-            game.pk, request.user, request.POST.get("text", ""), may_watch=may_watch(request, game)
+            game.pk, request.user, form.cleaned_data["text"], may_watch=may_watch(request, game)
         )
-    except services.ServiceError as refusal:
-        error, status = str(refusal).capitalize() + ".", refusal.status
-    return _answer(request, game, error, status)
+    except services.ServiceError as refused:
+        refusal = refused
+    return _answer(request, game, refusal)
 
 
 @login_required
 @require_POST
 def report(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
-    error, status = "", 200
+    refusal = None
+    form = ReportForm(request.POST)
     try:
-        message_id, user_id = (_id(request.POST.get(name)) for name in ("message", "user"))
+        if form.has_error("message") or form.has_error("user"):
+            raise services.ServiceError(gettext("choose what to report"))
+        if not form.is_valid():
+            raise services.ServiceError(_first_error(form))
         chat.report(
             game.pk,
             request.user,
-            request.POST.get("reason", ""),
+            form.cleaned_data["reason"],
             may_watch=may_watch(request, game),
-            message_id=message_id,
-            user_id=user_id,
+            message_id=form.cleaned_data["message"],
+            user_id=form.cleaned_data["user"],
         )
-    except services.ServiceError as refusal:
-        error, status = str(refusal).capitalize() + ".", refusal.status
+    except services.ServiceError as refused:
+        refusal = refused
     else:
         if not request.htmx:
             messages.success(
                 request, gettext("Thank you: the moderators will look at your report.")
             )
-    return _answer(request, game, error, status)
+    return _answer(request, game, refusal)
 
 
-def _id(raw):
-    if raw in (None, ""):
-        return None
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
-        raise services.ServiceError("choose what to report")
-    return int(raw)
+def _first_error(form) -> str:
+    """A form's first error, worded as the services word refusals (the answer adds the period)."""
+    return next(iter(form.errors.values()))[0].rstrip(".")

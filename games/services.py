@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import broadcast
 from games.engine import biblios
@@ -123,6 +124,7 @@ def create_table(host, table: TableSettings) -> Game:
         raise ServiceError(gettext("the turn time must be 30, 60 or 180 seconds, or none"))
     bots = _checked_bots(table)
     with transaction.atomic():
+        _refuse_too_many_open_tables(host)
         game = Game.objects.create(
             host=host,
             num_players=table.num_players,
@@ -143,21 +145,39 @@ def create_table(host, table: TableSettings) -> Game:
     return game
 
 
+def _refuse_too_many_open_tables(host) -> None:
+    """Conflict if `host` already has settings.MAX_OPEN_TABLES_PER_USER tables waiting to start
+    (one user once filled the lobby). Locking the host's row keeps the count exact when one
+    user opens tables at once."""
+    get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+    cap = settings.MAX_OPEN_TABLES_PER_USER
+    if Game.objects.filter(host=host, status=Game.Status.OPEN).count() >= cap:
+        raise Conflict(
+            ngettext(
+                "you already have %(count)s open table; start or close it first",
+                "you already have %(count)s open tables; start or close one first",
+                cap,
+            )
+            % {"count": cap}
+        )
+
+
 def _checked_bots(table: TableSettings) -> list[str]:
-    """The bot level of each seat after the host's ("" for a seat left to people)."""
+    """The bot level of each seat after the host's ("" for a seat left to people). Only None
+    leaves a seat to people: `{}`, `0`, `false` or `""` from a client are mistakes, not seats."""
     if isinstance(table.bots, str | bytes) or not isinstance(table.bots, list | tuple):
         raise ServiceError(gettext("bots must be a list of bot levels (or nulls for open seats)"))
     if len(table.bots) > table.num_players - 1:
         raise ServiceError(
             f"a table of {table.num_players} has {table.num_players - 1} seats besides the host's"
         )
-    levels = [level or "" for level in table.bots]
-    for level in levels:
-        if level and level not in Seat.BotLevel.values:
+    for index, level in enumerate(table.bots):
+        if level is not None and not (isinstance(level, str) and level in Seat.BotLevel.values):
             raise ServiceError(
-                f"unknown bot level {str(level)[:20]!r}: use novice, scholar or abbot"
+                f"bots[{index}]: unknown bot level {str(level)[:20]!r}; use novice, scholar or "
+                "abbot, or null for a seat left to people"
             )
-    return levels
+    return ["" if level is None else level for level in table.bots]
 
 
 def join_table(game_id: int, user) -> Game:
