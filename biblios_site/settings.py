@@ -77,6 +77,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before common: picks the language from the cookie or Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
@@ -235,6 +237,9 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en"
 # The UI languages (issue 7); `make messages` extracts the catalogues, the build compiles them.
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español")]
+# The visitor's choice from the Language menu; no script reads it (Secure in production, below).
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -255,6 +260,25 @@ STORAGES = {
     },
 }
 
+# Pages may use only this site's own scripts, styles, images and sockets: no inline script,
+# event handler or style attribute anywhere (htmx's injected indicator style and its eval are
+# switched off in templates/base.html). In CSP3 'self' also matches ws:// and wss:// on the
+# page's own host and port, which is all the live sockets need. tests/browser/test_csp.py walks
+# every page in chromium and fails on any violation.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 if not DEBUG:
     # The workers serve the collected static files themselves, with far-future caching
     # (development has runserver's static view instead).
@@ -264,6 +288,7 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)

@@ -1,7 +1,9 @@
 """People in browsers: sign up, set a table, play by clicking, and what each browser fetched.
 
 Selectors are ids, form actions and field names rather than visible words, so the tests keep
-working whatever language the page is in and however it is styled.
+working whatever language the page is in and however it is styled. Waits are arrow functions
+(`"() => …"`), never bare expressions: Playwright polls a bare expression with eval, which the
+site's Content-Security-Policy refuses.
 """
 
 import re
@@ -95,7 +97,7 @@ class Player:
 
     def wait_for_seats_taken(self, count: int) -> None:
         self.page.wait_for_function(
-            f"document.querySelectorAll('#board-waiting ol.seats > li').length == {count}",
+            f"() => document.querySelectorAll('#board-waiting ol.seats > li').length == {count}",
             timeout=MOVE_TIMEOUT_MS,
         )
 
@@ -109,7 +111,7 @@ class Player:
             page.click("#board-waiting form[action$='/start/'] [type=submit]")
         if answer.value.headers.get("hx-redirect"):
             # Re-evaluated across navigations: true once the waiting room's document is gone.
-            page.wait_for_function("window.__biblios_waiting_room === undefined")
+            page.wait_for_function("() => window.__biblios_waiting_room === undefined")
 
     def wait_for_board(self) -> None:
         self.page.wait_for_selector("#board-hand table", timeout=MOVE_TIMEOUT_MS)
@@ -133,7 +135,8 @@ class Player:
 
     def wait_for_version_above(self, version: int, timeout=MOVE_TIMEOUT_MS) -> None:
         self.page.wait_for_function(
-            f"+document.querySelector('#board')?.dataset.version > {version}", timeout=timeout
+            f"() => +document.querySelector('#board')?.dataset.version > {version}",
+            timeout=timeout,
         )
 
     def play_one_move(self) -> str:
@@ -164,7 +167,7 @@ class Player:
     def wait_until_settled(self) -> None:
         """htmx wires up swapped-in forms only when the swap settles (20 ms later); a click
         before that would post the plain form and load a new page."""
-        self.page.wait_for_function("!document.querySelector('.htmx-added')")
+        self.page.wait_for_function("() => !document.querySelector('.htmx-added')")
 
     def _tab_to(self, button) -> None:
         """Press Tab from wherever the focus is until `button` has it, as a keyboard user would;

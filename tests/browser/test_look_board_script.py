@@ -41,7 +41,7 @@ def test_turn_title_live_announcements_focus_and_the_remembered_sound_switch(liv
         mover.wait_for_version_above(version)
         watcher.wait_for_version_above(version)
         mover.page.wait_for_function(
-            "document.activeElement && document.activeElement.closest('#board') !== null",
+            "() => document.activeElement && document.activeElement.closest('#board') !== null",
             timeout=MOVE_TIMEOUT_MS,
         )
 
@@ -49,7 +49,7 @@ def test_turn_title_live_announcements_focus_and_the_remembered_sound_switch(liv
         # As the script reads it: the text with its whitespace collapsed (cards carry some).
         newest = " ".join(watcher.page.text_content("#board-log [data-announce]").split())
         watcher.page.wait_for_function(
-            "document.getElementById('move-announcer').textContent.trim() !== ''",
+            "() => document.getElementById('move-announcer').textContent.trim() !== ''",
             timeout=MOVE_TIMEOUT_MS,
         )
         announced = " ".join(watcher.page.text_content("#move-announcer").split())
@@ -60,7 +60,7 @@ def test_turn_title_live_announcements_focus_and_the_remembered_sound_switch(liv
         for player in players:
             mine = player.my_turn()
             player.page.wait_for_function(
-                f"document.title.startsWith('▶ {TURN_TITLE}') === {str(mine).lower()}",
+                f"() => document.title.startsWith('▶ {TURN_TITLE}') === {str(mine).lower()}",
                 timeout=MOVE_TIMEOUT_MS,
             )
     finally:

@@ -67,7 +67,7 @@ def test_a_dropped_socket_reconnects_and_the_board_catches_up(live_site, browser
     socket = DroppableSocket(dropped.context)
     dropped.context.add_init_script(RECORD_SOCKET_EVENTS)
     dropped.page.reload()  # the page's socket now goes through the route
-    dropped.page.wait_for_function("window.__socket_events.includes('open')")
+    dropped.page.wait_for_function("() => window.__socket_events.includes('open')")
     dropped.mark_loaded()
     dropped.page.evaluate(f"htmx.config.wsReconnectDelay = () => {RECONNECT_DELAY_MS}")
     seat = dropped.page.get_attribute("#board-players li.me", "data-seat")
@@ -75,7 +75,7 @@ def test_a_dropped_socket_reconnects_and_the_board_catches_up(live_site, browser
     version = dropped.version()
 
     socket.drop()
-    dropped.page.wait_for_function("window.__socket_events.length > 1")
+    dropped.page.wait_for_function("() => window.__socket_events.length > 1")
     assert socket_events(dropped) == ["open", f"close:{ABNORMAL_CLOSURE}"]
     # The server saw the socket go: the other player is told, live.
     mover.page.wait_for_selector(

@@ -26,11 +26,10 @@ TIMEOUT = 10
 # How long "nothing arrives" is watched for.
 QUIET = 0.5
 
-# The origin check keeps the ALLOWED_HOSTS it saw when biblios_site.asgi was imported (here, at
-# collection, with DEBUG on: localhost unless ALLOWED_HOSTS names hosts).
-ORIGIN = (
-    f"http://{(settings.ALLOWED_HOSTS or ['localhost'])[0].lstrip('.*') or 'localhost'}".encode()
-)
+# The site as a browser names it: the Host every socket is sent to, and the Origin of the page
+# that opens it (biblios_site.origin accepts a socket only when the two agree).
+HOST = b"localhost"
+ORIGIN = b"http://" + HOST
 
 CARD_PATTERN = re.compile(
     r"(?<![\w-])(" + "|".join(re.escape(card) for card in CARD_IDS) + r")(?![\w-])"
@@ -64,7 +63,7 @@ class Sockets:
         self.opened = []
 
     def open(self, path, *, cookie=None, origin=ORIGIN, headers=()):
-        sent = [(b"origin", origin)] if origin else []
+        sent = [(b"host", HOST)] + ([(b"origin", origin)] if origin else [])
         if cookie:
             sent.append((b"cookie", cookie))
         sent.extend(headers)

@@ -1,0 +1,200 @@
+"""The Content-Security-Policy in a real browser: every page, the live socket and htmx's swaps
+work under it without a single violation or console error.
+
+Two people sign up, open a table, wait for each other (live), play a few moves by clicking, chat,
+make API tokens, and finish the game through the API while both boards follow live; then they
+walk the finished board, the replay, the log, their games, profiles, the leaderboard and the
+rules; a visitor sees the login, sign-up and admin login pages. Every document must carry the
+policy, and a violation anywhere (the `securitypolicyviolation` event, or chromium's own console
+report) fails the test.
+"""
+
+import json
+import random
+import re
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.browser.players import MOVE_TIMEOUT_MS, Player, play_moves, unique_tag
+
+pytestmark = pytest.mark.slow
+
+# Runs before any script of every document; the page's policy does not apply to it.
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI}`);
+});
+"""
+API_MAX_REQUESTS = 2000
+
+
+class Watched:
+    """A browser's console errors, uncaught exceptions, and the documents it loaded without
+    the policy header."""
+
+    def __init__(self, player: Player):
+        self.player = player
+        self.errors: list[str] = []
+        self.documents: list[str] = []
+        self.without_policy: list[str] = []
+        player.context.add_init_script(REPORT_VIOLATIONS)
+        self._watch(player.page)
+        player.context.on("page", self._watch)
+
+    def _watch(self, page) -> None:
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda error: self.errors.append(f"{page.url}: {error}"))
+        page.on("response", self._on_response)
+
+    def _on_console(self, message) -> None:
+        url = message.location.get("url") or ""
+        # Django's admin pages name no icon, so chromium asks for /favicon.ico, which 404s.
+        if message.type == "error" and not url.endswith("/favicon.ico"):
+            self.errors.append(f"{url}: {message.text}")
+
+    def _on_response(self, response) -> None:
+        if response.request.resource_type != "document":
+            return
+        self.documents.append(response.url)
+        if "default-src 'self'" not in (response.headers.get("content-security-policy") or ""):
+            self.without_policy.append(response.url)
+
+    def check(self) -> None:
+        assert not self.errors, f"{self.player.name}: {self.errors}"
+        assert not self.without_policy, f"pages without the policy: {self.without_policy}"
+
+
+def visit(player: Player, path: str) -> None:
+    player.page.goto(player.base + path)
+    player.page.wait_for_load_state("networkidle")
+
+
+def create_token(player: Player) -> str:
+    """Through the profile page's form; the token page shows it once."""
+    visit(player, f"/accounts/u/{player.name}/")
+    player.page.fill("form[action$='/accounts/tokens/'] input[name=name]", "finisher")
+    player.page.click("form[action$='/accounts/tokens/'] button[type=submit]")
+    return player.page.input_value("#raw-token")
+
+
+def api(base: str, token: str, method: str, path: str, body=None):
+    """(status, JSON answer); waits out the API's rate limit instead of failing on it."""
+    while True:
+        request = urllib.request.Request(
+            base + "/api" + path,
+            method=method,
+            data=json.dumps(body).encode() if body is not None else None,
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as refused:
+            if refused.code != 429:
+                return refused.code, json.load(refused)
+            time.sleep(float(refused.headers.get("Retry-After") or 1))
+
+
+def finish_by_api(base: str, game_id: int, tokens: list[str]) -> None:
+    """Random legal moves for every seat until the game is over."""
+    rng = random.Random(15)
+    for _ in range(API_MAX_REQUESTS):
+        boards = [api(base, token, "GET", f"/games/{game_id}")[1] for token in tokens]
+        if boards[0]["status"] != "active":
+            return
+        for token, board in zip(tokens, boards, strict=True):
+            view = board["view"]
+            if view["seat"] in view["to_act"]:
+                action = rng.choice(view["legal_actions"])
+                api(base, token, "POST", f"/games/{game_id}/actions",
+                    {"version": board["version"], "action": action})  # fmt: skip
+                break
+    raise AssertionError(f"game {game_id} not over after {API_MAX_REQUESTS} requests")
+
+
+def test_the_watch_reports_a_violation(live_site, browser):
+    """The detector itself: a style attribute set by script is refused and reported."""
+    player = Player(browser, live_site, f"watcher{unique_tag()}")
+    watched = Watched(player)
+    visit(player, "/")
+    player.page.evaluate("document.body.setAttribute('style', 'color: red')")
+    player.page.wait_for_timeout(200)
+    assert any("CSP violation: style-src-attr" in error for error in watched.errors), watched.errors
+    player.close()
+
+
+def test_every_page_and_the_live_socket_run_under_the_policy(live_site, browser):
+    tag = unique_tag()
+    players = [Player(browser, live_site, f"{name}{tag}") for name in ("ada", "bede")]
+    watched = [Watched(player) for player in players]
+    host, guest = players
+    for player in players:
+        player.sign_up()
+    invite = host.create_table(2)
+    game_url = host.page.url
+    guest.follow_invite(invite, game_url)
+    host.wait_for_seats_taken(2)  # through the waiting room's socket
+    host.start_game()
+    for player in players:
+        player.wait_for_board()
+        player.mark_loaded()
+    game_id = int(re.search(r"/games/(\d+)/", game_url)[1])
+
+    play_moves(players, 6)
+    host.page.fill("#chat-text", "good luck")
+    host.page.click("form.chat-post [type=submit]")
+    guest.page.wait_for_selector("#chat :text('good luck')", timeout=MOVE_TIMEOUT_MS)
+
+    # Tokens from third pages of each player, so the boards stay open and follow the API moves.
+    tokens = []
+    for player in players:
+        board_page = player.page
+        player.page = player.context.new_page()
+        tokens.append(create_token(player))
+        player.page.close()
+        player.page = board_page
+    finish_by_api(live_site, game_id, tokens)
+    for player in players:
+        player.page.wait_for_selector("#board-score table", timeout=MOVE_TIMEOUT_MS)
+        assert player.still_same_page(), "the end of the game must arrive live"
+
+    for path in (
+        f"/games/{game_id}/",
+        f"/games/{game_id}/replay/",
+        f"/games/{game_id}/replay/?move=3",
+        f"/games/{game_id}/log/",
+        "/history/",
+        f"/players/{guest.name}/games/",
+        f"/accounts/u/{host.name}/",
+        "/leaderboard/",
+        "/rules/biblios/",
+        "/rules/scripts_and_scribes/",
+        "/accounts/password/",
+        "/",
+    ):
+        visit(host, path)
+    visit(host, f"/accounts/u/{host.name}/")
+    assert host.page.query_selector("svg.rating-chart") is not None  # sized by site.css
+    visit(host, f"/games/{game_id}/replay/?move=0")
+    host.page.keyboard.press("ArrowRight")  # replay.js steps through htmx
+    host.page.wait_for_url(re.compile(r"move=1"))
+
+    visitor = Player(browser, live_site, f"visitor{tag}")
+    watched.append(Watched(visitor))
+    for path in (
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/admin/login/",
+        "/",
+        f"/games/{game_id}/",
+    ):
+        visit(visitor, path)
+
+    for each in watched:
+        each.check()
+    assert any("/replay/" in url for url in watched[0].documents)
+    for player in [*players, visitor]:
+        player.close()
