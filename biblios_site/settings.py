@@ -143,12 +143,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 stops reading after 5 s by default, while the layer blocks ~5 s per
-            # receive: without this, idle sockets die with TimeoutError (redis-py #4091).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # redis-py 8 stops reading after 5 s by default, while the layer blocks
+                        # ~5 s per receive: without this, idle sockets die with TimeoutError
+                        # (redis-py #4091).
+                        "socket_timeout": None,
+                        # channels-redis builds its own connection pools, whose connections get
+                        # no retry (redis-py's default retries are for the clients it builds):
+                        # after a Redis restart the first command on each pooled connection
+                        # failed. With one retry, a command that finds its connection closed
+                        # reconnects and is sent again (hints are idempotent).
+                        "retry_on_error": [RedisConnectionError],
+                    }
+                ]
+            },
         },
     }
 else:
