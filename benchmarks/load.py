@@ -56,6 +56,8 @@ MAX_GAMES, MAX_SECONDS, MAX_WORKERS = 1000, 3600, 16
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 # A game silent for this many intervals (and at least 10 s) asks its sockets for the board.
 RESYNC_AFTER_INTERVALS = 3
+# A capacity step with fewer moves asked than this is not failed for missing the pace.
+MIN_MOVES_TO_JUDGE_PACE = 50
 LOGIN_PATH = "/accounts/login/"
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 # An HTML push: the board's root carries the version it shows, its banner whose turn it is.
@@ -495,9 +497,18 @@ class Counts:
     http_errors: list = field(default_factory=list)
     socket_errors: list = field(default_factory=list)
     stale: int = 0
+    shed: int = 0  # requests answered 503 (the site shedding load), retried after Retry-After
     resyncs: int = 0
     frames: int = 0
     frame_bytes: int = 0
+
+    def snapshot(self) -> dict:
+        """The counts so far (lists by length), to take the figures of one step."""
+        return {
+            "http_errors": len(self.http_errors),
+            "socket_errors": len(self.socket_errors),
+            **{n: getattr(self, n) for n in ("stale", "shed", "resyncs", "frames", "frame_bytes")},
+        }
 
 
 class Table:
@@ -522,6 +533,7 @@ class Table:
         self.next_at = 0.0
         self.progress_at = 0.0
         self.finished = False
+        self.scheduled = None  # the timer of the next move, until it is sent
 
     async def open(self, players: int) -> None:
         """Open, fill and start the table through the API."""
@@ -635,12 +647,21 @@ class Table:
                 if board["legal_actions"] is None or board["legal_actions"]:
                     self.moving = True
                     delay = max(0.0, self.next_at - time.perf_counter())
-                    asyncio.get_running_loop().call_later(
+                    self.scheduled = asyncio.get_running_loop().call_later(
                         delay, lambda b=board: asyncio.ensure_future(self.move(b))
                     )
                 return
 
+    def stop(self) -> None:
+        """No more moves; one scheduled but not yet sent is dropped (not waited for)."""
+        self.stopped = True
+        if self.scheduled is not None and self.moving:
+            self.scheduled.cancel()
+            self.moving = False
+        self.scheduled = None
+
     async def move(self, board: dict) -> None:
+        self.scheduled = None  # sent now: stop() waits for it
         if self.stopped:
             self.moving = False
             return
@@ -649,17 +670,19 @@ class Table:
             board = await self.fetch_board(board)
             if board is None:
                 self.moving = False
+                if self.next_at > time.perf_counter():  # shed: ask again when it says
+                    self.maybe_move()
                 return
         action = self.rng.choice(board["legal_actions"])
         body = {"version": board["version"], "action": action}
         sent = time.perf_counter()
         try:
-            status, _, answer = await self.http.request(
+            status, headers, answer = await self.http.request(
                 "POST", f"/api/games/{self.game_id}/actions", token, body
             )
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as failure:
             self.counts.http_errors.append(f"game {self.game_id}: {failure!r}")
-            status, answer = None, None
+            status, headers, answer = None, {}, None
         answered = time.perf_counter()
         self.next_at = sent + self.interval
         if status == 200:
@@ -669,6 +692,8 @@ class Table:
         elif status == 409:
             self.counts.stale += 1
             self.known = max(self.known, answer.get("version", 0))
+        elif status == 503:  # shed: the same move again once the site says
+            self.shed(headers)
         elif status is not None:
             self.counts.http_errors.append(f"game {self.game_id}: {status} {answer}")
         self.moving = False
@@ -677,11 +702,14 @@ class Table:
     async def fetch_board(self, board: dict) -> dict | None:
         """The legal actions of a browser's board, from the API (the HTML only has forms)."""
         try:
-            status, _, answer = await self.http.request(
+            status, headers, answer = await self.http.request(
                 "GET", f"/api/games/{self.game_id}", self.tokens[board["player"]]
             )
         except (OSError, TimeoutError, asyncio.IncompleteReadError) as failure:
             self.counts.http_errors.append(f"game {self.game_id}: {failure!r}")
+            return None
+        if status == 503:
+            self.shed(headers)
             return None
         if status != 200:
             self.counts.http_errors.append(f"game {self.game_id}: GET {status} {answer}")
@@ -690,6 +718,13 @@ class Table:
         if answer["version"] != board["version"] or not view["legal_actions"]:
             return None  # moved on meanwhile: the next push brings the new board
         return {**board, "legal_actions": view["legal_actions"]}
+
+    def shed(self, headers: dict) -> None:
+        """The site answered 503: not an error, load it sheds; try again after Retry-After."""
+        self.counts.shed += 1
+        retry_after = headers.get("retry-after", "")
+        delay = float(retry_after) if retry_after.isdigit() else 1.0
+        self.next_at = time.perf_counter() + delay
 
     def watchdog(self) -> None:
         """A game that made no progress for a while asks every socket for its board again."""
@@ -703,8 +738,9 @@ class Table:
             for sock in self.sockets:
                 sock.send({"type": "resync"})
 
-    def latencies(self) -> tuple[list[float], list[float], int]:
-        """Per (move, seat) latencies, per move the slowest seat's, and pushes never received."""
+    def latencies(self, moves=None) -> tuple[list[float], list[float], int]:
+        """Per (move, seat) latencies, per move the slowest seat's, and pushes never received,
+        of `moves` (accepted ones; all by default)."""
         per_seat, per_move, missing = [], [], 0
         ordered = []
         for arrivals in self.arrivals:
@@ -713,7 +749,7 @@ class Table:
             for i in range(len(firsts) - 2, -1, -1):  # earliest arrival at this version or later
                 firsts[i] = min(firsts[i], firsts[i + 1])
             ordered.append((versions, firsts))
-        for version, sent, _ in self.accepted:
+        for version, sent, _ in self.accepted if moves is None else moves:
             slowest = 0.0
             for versions, firsts in ordered:
                 i = bisect.bisect_left(versions, version)
@@ -748,6 +784,149 @@ def percentiles(values: list[float]) -> dict:
     }
 
 
+class Load:
+    """The games of one run, set up once and played in one or more steps, each at its own pace
+    (`--find-capacity` plays the same games faster step by step)."""
+
+    def __init__(self, urls, tokens, args, worker_cpu=lambda: 0.0, logins=None):
+        self.urls, self.args, self.worker_cpu = urls, args, worker_cpu
+        self.rng = random.Random(args.seed)
+        self.counts = Counts()
+        players = args.players
+        self.tables = [
+            Table(
+                i,
+                tokens[i * players : (i + 1) * players],
+                urls,
+                args.interval,
+                random.Random(self.rng.random()),
+                self.counts,
+                logins[i * players : (i + 1) * players] if logins else None,
+            )  # fmt: skip
+            for i in range(args.games)
+        ]
+        self.setup_seconds = 0.0
+
+    async def echo(self, url: str, until: float = float("inf")) -> list[float]:
+        try:
+            count = self.args.echo
+            return await echo_round_trips(url, count, until=until) if count else []
+        except (OSError, TimeoutError, asyncio.IncompleteReadError) as failure:
+            self.counts.socket_errors.append(f"echo: {failure!r}")
+            return []
+
+    async def set_up(self) -> None:
+        """Open, fill and start every table and connect its players' sockets."""
+        # Gently: each connection makes the other seats of its game redraw who is connected,
+        # and daphne drops a handshake the application has not accepted within 5 s.
+        limit = asyncio.Semaphore(8)
+        players = self.args.players
+
+        async def prepare(table):
+            async with limit:
+                try:
+                    await table.open(players)
+                    await table.connect()
+                except (
+                    OSError,
+                    TimeoutError,
+                    RuntimeError,
+                    asyncio.IncompleteReadError,
+                ) as failure:
+                    self.counts.socket_errors.append(f"setup of table {table.index}: {failure!r}")
+                    table.finished = True  # not played; its accepted moves stay empty
+
+        started = time.perf_counter()
+        progress(f"opening {len(self.tables)} tables and {len(self.tables) * players} sockets")
+        await asyncio.gather(*(prepare(table) for table in self.tables))
+        self.setup_seconds = time.perf_counter() - started
+
+    async def play(self, interval: float, duration: float, during=None) -> dict:
+        """Play every table at one move per `interval` s for `duration` s, then let the moves
+        in flight and their pushes arrive; the figures of the moves sent in this step.
+        `during(start)` runs alongside (echo round trips, memory samples)."""
+        tables, counts = self.tables, self.counts
+        marks = [len(table.accepted) for table in tables]
+        before = counts.snapshot()
+        start = time.perf_counter()
+        cpu_at_start = self.worker_cpu(), time.process_time()
+        load_at_start = os.getloadavg()
+        for table in tables:  # stagger the first moves over one interval
+            table.interval = interval
+            table.stopped = False
+            table.next_at = start + self.rng.random() * interval
+            table.progress_at = start
+            table.maybe_move()
+
+        async def watch():
+            while True:
+                await asyncio.sleep(1)
+                for table in tables:
+                    table.watchdog()
+
+        watcher = asyncio.ensure_future(watch())
+        extra = await during(start) if during else {}
+        await asyncio.sleep(max(0.0, start + duration - time.perf_counter()))
+        for table in tables:
+            table.stop()
+        elapsed = time.perf_counter() - start
+        worker_cpu_s = self.worker_cpu() - cpu_at_start[0]
+        client_cpu_s = time.process_time() - cpu_at_start[1]
+        load_at_end = os.getloadavg()
+        watcher.cancel()
+        deadline = time.perf_counter() + 30
+        while any(t.moving for t in tables) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(self.args.settle)  # the last moves' pushes
+
+        per_seat, per_move, missing, http_times = [], [], 0, []
+        for table, mark in zip(tables, marks, strict=True):
+            moves = table.accepted[mark:]
+            seat_lat, move_lat, lost = table.latencies(moves)
+            per_seat += seat_lat
+            per_move += move_lat
+            missing += lost
+            http_times += [answered - sent for _, sent, answered in moves]
+        moves = sum(len(table.accepted) - mark for table, mark in zip(tables, marks, strict=True))
+        after = counts.snapshot()
+        return {
+            "interval_s": interval,
+            "asked_moves_per_s": len(tables) / interval,
+            "duration_s": elapsed,
+            "moves": moves,
+            "moves_per_s": moves / elapsed,
+            "finished_games": sum(t.finished for t in tables),
+            "latency_ms_every_seat": percentiles(per_seat),
+            "latency_ms_slowest_seat": percentiles(per_move),
+            "post_ms": percentiles(http_times),
+            "pushes_missing": missing,
+            "stale_moves": after["stale"] - before["stale"],
+            "shed": after["shed"] - before["shed"],
+            "resyncs": after["resyncs"] - before["resyncs"],
+            "frames": after["frames"] - before["frames"],
+            "mean_frame_bytes": (after["frame_bytes"] - before["frame_bytes"])
+            / max(1, after["frames"] - before["frames"]),
+            "http_errors": counts.http_errors[before["http_errors"] :],
+            "socket_errors": counts.socket_errors[before["socket_errors"] :],
+            "cpu_during_play": {
+                "workers_core_share": worker_cpu_s / elapsed,
+                "workers_ms_per_move": 1000 * worker_cpu_s / max(1, moves),
+                "client_core_share": client_cpu_s / elapsed,
+            },
+            "load_average": {"play_start": load_at_start, "play_end": load_at_end},
+            **extra,
+        }
+
+    async def close(self) -> None:
+        await close_all([sock for table in self.tables for sock in table.sockets])
+        for table in self.tables:
+            table.http.close()
+
+    def accepted(self) -> dict[int, list[int]]:
+        """Every move accepted, by game: what the database must hold."""
+        return {t.game_id: sorted(v for v, _, _ in t.accepted) for t in self.tables if t.game_id}
+
+
 async def run_load(
     urls, tokens, args, memory=lambda: 0, worker_cpu=lambda: 0.0, logins=None
 ) -> dict:
@@ -757,137 +936,136 @@ async def run_load(
     seconds so far. The CPU used during play, the workers' and this client's own, shows
     whether the site or the load client is the bottleneck on a shared machine, and the load
     average beside it how busy the machine was."""
-    rng = random.Random(args.seed)
-    counts = Counts()
-    players = args.players
-    tables = [
-        Table(
-            i,
-            tokens[i * players : (i + 1) * players],
-            urls,
-            args.interval,
-            random.Random(rng.random()),
-            counts,
-            logins[i * players : (i + 1) * players] if logins else None,
-        )  # fmt: skip
-        for i in range(args.games)
-    ]
+    load = Load(urls, tokens, args, worker_cpu, logins)
+    floor = await load.echo(urls[0])
+    await load.set_up()
+    progress(f"playing for {args.duration:.0f} s (set up in {load.setup_seconds:.0f} s)")
 
-    async def echo(url: str, until: float = float("inf")) -> list[float]:
-        try:
-            return await echo_round_trips(url, args.echo, until=until) if args.echo else []
-        except (OSError, TimeoutError, asyncio.IncompleteReadError) as failure:
-            counts.socket_errors.append(f"echo: {failure!r}")
-            return []
+    async def during(start: float) -> dict:
+        memory_at_start = memory()
+        under_load = []
+        if args.echo:
+            await asyncio.sleep(min(2.0, args.duration / 4))
+            under_load = await load.echo(urls[-1], until=start + args.duration)
+        await asyncio.sleep(max(0.0, start + args.duration / 2 - time.perf_counter()))
+        memory_at_half = memory()
+        await asyncio.sleep(max(0.0, start + args.duration - time.perf_counter()))
+        memory_at_end = memory()
+        progress("stopping: waiting for the moves in flight and their pushes")
+        return {
+            "echo_ms_under_load": percentiles(under_load),
+            "memory_kib": {
+                "play_start": memory_at_start,
+                "play_half": memory_at_half,
+                "play_end": memory_at_end,
+                "second_half_growth_per_game": (memory_at_end - memory_at_half) / args.games,
+            },
+        }
 
-    floor = await echo(urls[0])
-
-    # Gently: each connection makes the other seats of its game redraw who is connected, and
-    # daphne drops a handshake the application has not accepted within 5 s.
-    limit = asyncio.Semaphore(8)
-
-    async def prepare(table):
-        async with limit:
-            try:
-                await table.open(players)
-                await table.connect()
-            except (OSError, TimeoutError, RuntimeError, asyncio.IncompleteReadError) as failure:
-                counts.socket_errors.append(f"setup of table {table.index}: {failure!r}")
-                table.finished = True  # not played; its accepted moves stay empty
-
-    setup_started = time.perf_counter()
-    progress(f"opening {len(tables)} tables and {len(tables) * players} sockets")
-    await asyncio.gather(*(prepare(table) for table in tables))
-    setup_seconds = time.perf_counter() - setup_started
-    progress(f"playing for {args.duration:.0f} s (set up in {setup_seconds:.0f} s)")
-
-    start = time.perf_counter()
-    memory_at_start = memory()
-    cpu_at_start = worker_cpu(), time.process_time()
-    load_at_start = os.getloadavg()
-    for table in tables:  # stagger the first moves over one interval
-        table.stopped = False
-        table.next_at = start + rng.random() * args.interval
-        table.progress_at = start
-        table.maybe_move()
-
-    async def watch():
-        while True:
-            await asyncio.sleep(1)
-            for table in tables:
-                table.watchdog()
-
-    watcher = asyncio.ensure_future(watch())
-    under_load = []
-    if args.echo:
-        await asyncio.sleep(min(2.0, args.duration / 4))
-        under_load = await echo(urls[-1], until=start + args.duration)
-    await asyncio.sleep(max(0.0, start + args.duration / 2 - time.perf_counter()))
-    memory_at_half = memory()
-    await asyncio.sleep(max(0.0, start + args.duration - time.perf_counter()))
-    for table in tables:
-        table.stopped = True
-    elapsed = time.perf_counter() - start
-    memory_at_end = memory()
-    worker_cpu_s = worker_cpu() - cpu_at_start[0]
-    client_cpu_s = time.process_time() - cpu_at_start[1]
-    load_at_end = os.getloadavg()
-    progress("stopping: waiting for the moves in flight and their pushes")
-    watcher.cancel()
-    deadline = time.perf_counter() + 30
-    while any(t.moving for t in tables) and time.perf_counter() < deadline:
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(args.settle)  # the last moves' pushes
-    await close_all([sock for table in tables for sock in table.sockets])
-    for table in tables:
-        table.http.close()
-
-    per_seat, per_move, missing = [], [], 0
-    http_times = []
-    for table in tables:
-        seat_lat, move_lat, lost = table.latencies()
-        per_seat += seat_lat
-        per_move += move_lat
-        missing += lost
-        http_times += [answered - sent for _, sent, answered in table.accepted]
-    moves = sum(len(t.accepted) for t in tables)
+    step = await load.play(args.interval, args.duration, during)
+    await load.close()
     return {
         "games": args.games,
-        "players": players,
+        "players": args.players,
         "workers": len(urls),
-        "interval_s": args.interval,
         "html": bool(logins),
-        "setup_s": setup_seconds,
-        "duration_s": elapsed,
-        "moves": moves,
-        "moves_per_s": moves / elapsed,
-        "finished_games": sum(t.finished for t in tables),
-        "latency_ms_every_seat": percentiles(per_seat),
-        "latency_ms_slowest_seat": percentiles(per_move),
-        "post_ms": percentiles(http_times),
+        "setup_s": load.setup_seconds,
         "floor_ms_idle": percentiles(floor),
-        "echo_ms_under_load": percentiles(under_load),
-        "pushes_missing": missing,
-        "stale_moves": counts.stale,
-        "resyncs": counts.resyncs,
-        "frames": counts.frames,
-        "mean_frame_bytes": counts.frame_bytes / max(1, counts.frames),
-        "http_errors": counts.http_errors,
-        "socket_errors": counts.socket_errors,
-        "cpu_during_play": {
-            "workers_core_share": worker_cpu_s / elapsed,
-            "workers_ms_per_move": 1000 * worker_cpu_s / max(1, moves),
-            "client_core_share": client_cpu_s / elapsed,
-        },
-        "load_average": {"play_start": load_at_start, "play_end": load_at_end},
-        "memory_kib": {
-            "play_start": memory_at_start,
-            "play_half": memory_at_half,
-            "play_end": memory_at_end,
-            "second_half_growth_per_game": (memory_at_end - memory_at_half) / args.games,
-        },
-        "accepted": {t.game_id: sorted(v for v, _, _ in t.accepted) for t in tables if t.game_id},
+        **step,
+        "accepted": load.accepted(),
     }
+
+
+async def find_capacity(urls, tokens, args, worker_cpu=lambda: 0.0, logins=None) -> dict:
+    """Play the same games faster step by step (`--start-rate`, then `--rate-step` more moves
+    per second each step, for `--step-duration` s each) until a step does not hold: p95 of
+    POST -> every seat's push over `--target-p95` ms, any error, shed request (503) or push
+    never received, or fewer than 90% of the moves asked for accepted (pushes too late for
+    the players to keep the pace; judged from MIN_MOVES_TO_JUDGE_PACE moves asked). The highest
+    rate that held is the capacity."""
+    load = Load(urls, tokens, args, worker_cpu, logins)
+    await load.set_up()
+    progress(f"set up in {load.setup_seconds:.0f} s")
+    steps, held = [], None
+    rate = args.start_rate
+    while rate <= args.max_rate + 1e-9:
+        interval = args.games / rate
+        progress(f"step: {rate:.1f} moves/s asked (a move per game every {interval:.2f} s)")
+        step = await load.play(interval, args.step_duration)
+        step["failed"] = step_failures(step, args.target_p95)
+        steps.append(step)
+        progress(capacity_row(step))
+        if step["failed"]:
+            break
+        held = step
+        rate += args.rate_step
+    await load.close()
+    return {
+        "games": args.games,
+        "players": args.players,
+        "workers": len(urls),
+        "html": bool(logins),
+        "setup_s": load.setup_seconds,
+        "target_p95_ms": args.target_p95,
+        "steps": steps,
+        "held": held,
+        "accepted": load.accepted(),
+    }
+
+
+def step_failures(step: dict, target_p95_ms: float) -> list[str]:
+    """Why a capacity step did not hold (empty if it held)."""
+    failures = []
+    p95 = step["latency_ms_every_seat"].get("p95")
+    if p95 is None or p95 > target_p95_ms:
+        failures.append(f"p95 {p95 or 0:.0f} ms > {target_p95_ms:.0f} ms")
+    for name in ("http_errors", "socket_errors"):
+        if step[name]:
+            failures.append(f"{len(step[name])} {name.replace('_', ' ')}")
+    for name in ("shed", "pushes_missing"):
+        if step[name]:
+            failures.append(f"{step[name]} {name.replace('_', ' ')}")
+    # Moves start at random phases: with few moves asked, the count says nothing.
+    asked = step["asked_moves_per_s"] * step["duration_s"]
+    if asked >= MIN_MOVES_TO_JUDGE_PACE and step["moves"] < 0.9 * asked:
+        failures.append(f"only {step['moves_per_s']:.1f} moves/s accepted")
+    return failures
+
+
+def capacity_row(step: dict) -> str:
+    every, post = step["latency_ms_every_seat"], step["post_ms"]
+    cpu = step["cpu_during_play"]
+    load_average = step["load_average"]["play_end"][0]
+    return (
+        f"asked {step['asked_moves_per_s']:6.1f}/s  accepted {step['moves_per_s']:6.1f}/s  "
+        f"push p95 {every.get('p95', 0):7.1f} ms  POST p95 {post.get('p95', 0):7.1f} ms  "
+        f"CPU {cpu['workers_ms_per_move']:5.1f} ms/move ({100 * cpu['workers_core_share']:.0f}%)  "
+        f"load {load_average:.1f}  "
+        + ("held" if not step["failed"] else "FAILED: " + "; ".join(step["failed"]))
+    )
+
+
+def capacity_report(result: dict, log_errors: list[str]) -> str:
+    kind = "browsers on HTML" if result["html"] else "JSON"
+    lines = [
+        f"capacity: {result['games']} games x {result['players']} players ({kind} sockets), "
+        f"{result['workers']} worker(s); a step holds with push p95 <= "
+        f"{result['target_p95_ms']:.0f} ms, no error, no 503, every push received",
+        *(capacity_row(step) for step in result["steps"]),
+    ]
+    held = result["held"]
+    if held:
+        lines.append(
+            f"highest rate that held: {held['asked_moves_per_s']:.1f} moves/s asked, "
+            f"{held['moves_per_s']:.1f} accepted, push p95 "
+            f"{held['latency_ms_every_seat']['p95']:.0f} ms, worker CPU "
+            f"{held['cpu_during_play']['workers_ms_per_move']:.1f} ms per move"
+        )
+    else:
+        lines.append("highest rate that held: none (the first step already failed)")
+    lines.append(f"server log errors: {len(log_errors)}")
+    lines += [f"  log: {item}" for item in log_errors[:5]]
+    return "\n".join(lines)
 
 
 def verify(accepted: dict[int, list[int]]) -> list[str]:
@@ -941,7 +1119,8 @@ def report(result: dict, log_errors: list[str]) -> str:
         f"frames pushed: {result['frames']} (mean {result['mean_frame_bytes']:.0f} bytes)",
         f"HTTP errors: {len(result['http_errors'])}   socket errors: "
         f"{len(result['socket_errors'])}   pushes never received: {result['pushes_missing']}   "
-        f"stale moves: {result['stale_moves']}   resyncs: {result['resyncs']}   "
+        f"stale moves: {result['stale_moves']}   shed (503): {result['shed']}   "
+        f"resyncs: {result['resyncs']}   "
         f"server log errors: {len(log_errors)}",
     ]
     for name in ("http_errors", "socket_errors"):
@@ -991,6 +1170,13 @@ def parse_args(argv=None):
         action="store_true",
         help="browsers: log in with the form, HTML board sockets (moves still via the API)",
     )
+    capacity = parser.add_argument_group("--find-capacity: the same games, faster each step")
+    capacity.add_argument("--find-capacity", action="store_true")
+    capacity.add_argument("--start-rate", type=float, default=10.0, help="moves/s, first step")
+    capacity.add_argument("--rate-step", type=float, default=10.0, help="moves/s more per step")
+    capacity.add_argument("--max-rate", type=float, default=200.0, help="moves/s, last step")
+    capacity.add_argument("--step-duration", type=float, default=25.0, help="seconds per step")
+    capacity.add_argument("--target-p95", type=float, default=100.0, help="ms, push p95")
     args = parser.parse_args(argv)
     if not 1 <= args.games <= MAX_GAMES:
         parser.error(f"--games must be 1 to {MAX_GAMES}")
@@ -1000,6 +1186,12 @@ def parse_args(argv=None):
         parser.error(f"--workers must be 1 to {MAX_WORKERS}")
     if args.interval <= 0:
         parser.error("--interval must be positive")
+    if args.find_capacity:
+        if min(args.start_rate, args.rate_step, args.step_duration) <= 0:
+            parser.error("--start-rate, --rate-step and --step-duration must be positive")
+        steps = int((args.max_rate - args.start_rate) / args.rate_step) + 1
+        if steps * (args.step_duration + args.settle) > MAX_SECONDS:
+            parser.error(f"the steps would take over {MAX_SECONDS} s")
     if args.url and urlsplit(args.url).hostname not in LOCAL_HOSTS:
         parser.error("--url must be a localhost address")
     if args.url and not os.environ.get("DATABASE_URL"):
@@ -1032,15 +1224,19 @@ def main(argv=None) -> int:
             rss = (lambda: sum(workers.rss_kib())) if workers else (lambda: 0)
             cpu = workers.cpu_seconds if workers else (lambda: 0.0)
             idle = rss()
-            result = asyncio.run(run_load(urls, tokens, args, rss, cpu, logins))
-            result["memory_kib"]["idle"] = idle
+            if args.find_capacity:
+                result = asyncio.run(find_capacity(urls, tokens, args, cpu, logins))
+            else:
+                result = asyncio.run(run_load(urls, tokens, args, rss, cpu, logins))
+                result["memory_kib"]["idle"] = idle
             log_errors = workers.log_errors() if workers else []
         finally:
             if workers:
                 workers.stop()
         accepted = result.pop("accepted")
         result["server_log_errors"] = log_errors
-        print(report(result, log_errors), flush=True)
+        write = capacity_report if args.find_capacity else report
+        print(write(result, log_errors), flush=True)
         progress("checking the database")
         problems = verify(accepted)
     result["problems"] = problems
@@ -1056,6 +1252,8 @@ def main(argv=None) -> int:
         print(f"  {problem}")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2))
+    if args.find_capacity:  # a step that did not hold is the answer, not a failure
+        return 1 if problems or log_errors else 0
     failed = problems or log_errors or result["http_errors"] or result["socket_errors"]
     return 1 if failed or result["pushes_missing"] else 0
 

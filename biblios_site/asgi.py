@@ -14,17 +14,16 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from biblios_site.origin import SameOriginValidator  # noqa: E402
 from biblios_site.routing import websocket_urlpatterns  # noqa: E402
-from games import turns  # noqa: E402
+from games import overload, turns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # Beyond what the worker can serve, an immediate 503 (games/overload.py).
+        "http": overload.ShedRequests(django_asgi_app),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -186,6 +186,13 @@ else:
 
 BENCHMARK_ECHO = env.bool("BENCHMARK_ECHO", default=False)
 
+# Load shedding (games/overload.py): a worker admits this many HTTP requests at once and
+# answers the rest 503 with Retry-After, instead of queueing them until they time out.
+MAX_INFLIGHT_REQUESTS = env.int("MAX_INFLIGHT_REQUESTS", default=32)
+SHED_RETRY_AFTER_S = env.int("SHED_RETRY_AFTER_S", default=1)
+if MAX_INFLIGHT_REQUESTS < 1 or SHED_RETRY_AFTER_S < 1:
+    raise ImproperlyConfigured("MAX_INFLIGHT_REQUESTS and SHED_RETRY_AFTER_S must be at least 1")
+
 # Bots and turn timers (games/turns.py): every daphne process runs the turn worker unless
 # TURN_WORKER is off; a bot waits BOT_MOVE_DELAY_S before moving so people can follow.
 TURN_WORKER = env.bool("TURN_WORKER", default=True)

@@ -92,7 +92,10 @@ def api_view(*methods):
                 return error(str(refusal), refusal.status)
             except RequestDataTooBig:
                 return error("the request body is too large", 413)
-            except Exception:
+            except Exception as failure:
+                if overload.database_busy(failure):  # nothing was applied: retry later
+                    logger.warning("database busy on %s %s: 503", request.method, request.path)
+                    return overload.busy_response(request)
                 # A bug, not bad input: log it, but still answer in the API's own format.
                 logger.exception("board API failure on %s %s", request.method, request.path)
                 return error("internal error", 500)
