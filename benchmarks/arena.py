@@ -52,7 +52,7 @@ def play_game(levels: list[str], seed: int, edition: str, budget, options=None, 
     final state and {level: [decisions, CPU seconds]}.
     """
     n = len(levels)
-    state = biblios.new_game(n, seed=seed, edition=edition, options=options)
+    state = biblios.new_game(n, seed=seed, variant=edition, options=options)
     memories = [bots.new_memory(seat, n) for seat in range(n)]
     rngs = [random.Random(f"{seed}/bot/{seat}") for seat in range(n)]
     timing = {level: [0, 0.0] for level in levels}
@@ -128,7 +128,7 @@ def main() -> None:
     parser.add_argument("--levels", nargs="+", default=["scholar", "novice"], choices=bots.LEVELS)
     parser.add_argument("--players", type=int, default=2, choices=[2, 3, 4])
     parser.add_argument("--budget", type=float, default=None, help="Abbot CPU s per decision")
-    parser.add_argument("--edition", default="biblios", choices=biblios.EDITIONS)
+    parser.add_argument("--edition", default="biblios", choices=biblios.VARIANTS)
     parser.add_argument("--seed", type=int, default=0, help="deal seed of the first game")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     args = parser.parse_args()

@@ -14,6 +14,7 @@ from django.db.models import Prefetch, Q
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import selectors, services
+from games.engine import biblios
 from games.forms import player_count_choices
 from games.models import Game, Move, Seat
 
@@ -166,19 +167,6 @@ def _duration(length) -> str:
 # ------------------------------------------------------------------------------ export
 
 
-def _public_setup(setup: dict) -> dict:
-    """The setup without what would recompute the removed cards and the deal (R1)."""
-    return {key: value for key, value in setup.items() if key not in ("seed", "deck")}
-
-
-def _public_action(move: Move, reader) -> dict:
-    """A move as anyone may know it after the game: the card a `give` discarded face down stays
-    known to its owner only (R12, R22)."""
-    if move.action["type"] == "give" and move.seat != reader:
-        return {"type": "give", "card": None}
-    return move.action
-
-
 def game_record(game: Game, user) -> dict:
     """The export of `game` for `user`.
 
@@ -211,12 +199,14 @@ def game_record(game: Game, user) -> dict:
         moves = Move.objects.filter(game=game).order_by("seq")
         record.update(
             complete=complete,
-            setup=game.setup if complete else _public_setup(game.setup),
+            setup=game.setup if complete else biblios.public_setup(game.setup),
             moves=[
                 {
                     "seq": move.seq,
                     "seat": move.seat,
-                    "action": move.action if complete else _public_action(move, reader),
+                    "action": move.action
+                    if complete
+                    else biblios.public_action(move.seat, move.action, reader),
                     "at": move.created_at.isoformat(),
                 }
                 for move in moves

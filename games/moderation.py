@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, services
+from games import broadcast, errors, services
 from games.engine import biblios
 from games.models import Game, ModerationAction
 
@@ -25,19 +25,19 @@ MUTE_PERIODS = {
 
 def _checked(moderator, reason: str) -> str:
     if not getattr(moderator, "is_staff", False):
-        raise services.NotAllowed("only moderators can do this")
+        raise errors.NotAllowed("only moderators can do this")
     reason = (reason or "").strip()
     if not reason:
-        raise services.ServiceError("give a reason")
+        raise errors.ServiceError("give a reason")
     return reason
 
 
 def _target(user_id: int, moderator):
     user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
     if user is None:
-        raise services.NotFound(f"there is no user {user_id}")
+        raise errors.NotFound(f"there is no user {user_id}")
     if user.pk == moderator.pk:
-        raise services.ServiceError("moderators cannot act on their own account")
+        raise errors.ServiceError("moderators cannot act on their own account")
     return user
 
 
@@ -53,7 +53,7 @@ def ban_user(user_id: int, moderator, reason: str):
     with transaction.atomic():
         user = _target(user_id, moderator)
         if not user.is_active:
-            raise services.Conflict(f"{user} is banned already")
+            raise errors.Conflict(f"{user} is banned already")
         user.is_active = False
         user.ban_reason = reason
         user.save(update_fields=["is_active", "ban_reason"])
@@ -67,7 +67,7 @@ def unban_user(user_id: int, moderator, reason: str):
     with transaction.atomic():
         user = _target(user_id, moderator)
         if user.is_active:
-            raise services.Conflict(f"{user} is not banned")
+            raise errors.Conflict(f"{user} is not banned")
         user.is_active = True
         user.ban_reason = ""
         user.save(update_fields=["is_active", "ban_reason"])
@@ -79,7 +79,7 @@ def mute_user(user_id: int, moderator, period: str, reason: str):
     """No table chat for one of MUTE_PERIODS from now."""
     reason = _checked(moderator, reason)
     if period not in MUTE_PERIODS:
-        raise services.ServiceError(f"choose a mute period: {', '.join(MUTE_PERIODS)}")
+        raise errors.ServiceError(f"choose a mute period: {', '.join(MUTE_PERIODS)}")
     with transaction.atomic():
         user = _target(user_id, moderator)
         user.muted_until = timezone.now() + MUTE_PERIODS[period][1]
@@ -99,7 +99,7 @@ def unmute_user(user_id: int, moderator, reason: str):
     with transaction.atomic():
         user = _target(user_id, moderator)
         if not user.muted():
-            raise services.Conflict(f"{user} is not muted")
+            raise errors.Conflict(f"{user} is not muted")
         user.muted_until = None
         user.save(update_fields=["muted_until"])
         _record(moderator, ModerationAction.Kind.UNMUTE, reason, user=user)
@@ -128,23 +128,25 @@ def check_integrity(game: Game) -> Integrity:
     played, and the end with the stored state and result."""
     if not game.setup:
         return Integrity(states=[], moves=0)
+    moves = list(game.moves.order_by("seq").values_list("seq", "seat", "action", "state_hash"))
+    gap = next((n for n, (seq, *_) in enumerate(moves, start=1) if seq != n), None)
+    logged = moves if gap is None else moves[: gap - 1]
+    fold = biblios.steps(game.setup, [(seat, action) for _, seat, action, _ in logged])
     try:
-        state = biblios.replay(game.setup, [])
+        states = [next(fold)]
     except (biblios.IllegalAction, KeyError, TypeError, ValueError) as problem:
         return Integrity([], 0, f"the setup does not start a game: {problem}", 0)
-    states = [state]
-    moves = list(game.moves.order_by("seq").values_list("seq", "seat", "action", "state_hash"))
-    for expected, (seq, seat, action, recorded) in enumerate(moves, start=1):
-        if seq != expected:
-            return Integrity(states, len(moves), f"move {expected} is missing", expected)
-        try:
-            state = biblios.apply_action(state, seat, action)
-        except biblios.IllegalAction as refusal:
-            return Integrity(states, len(moves), f"the engine refuses it: {refusal}", seq)
-        if recorded and recorded != services.state_hash(state):
-            problem = "the state after it differs from the one recorded when it was played"
-            return Integrity(states, len(moves), problem, seq)
-        states.append(state)
+    try:
+        for (seq, _, _, recorded), state in zip(logged, fold, strict=False):
+            if recorded and recorded != services.state_hash(state):
+                problem = "the state after it differs from the one recorded when it was played"
+                return Integrity(states, len(moves), problem, seq)
+            states.append(state)
+    except biblios.IllegalAction as refusal:  # the move after the states folded so far
+        return Integrity(states, len(moves), f"the engine refuses it: {refusal}", len(states))
+    if gap is not None:
+        return Integrity(states, len(moves), f"move {gap} is missing", gap)
+    state = states[-1]
     last = len(moves)
     if game.version != last:
         problem = f"the game says version {game.version} but the log has {last} moves"

@@ -1,8 +1,10 @@
 """The Biblios rules engine: pure, deterministic, replayable.
 
-Everything the platform knows about the game goes through this module's public functions:
-`new_game`, `to_act`, `legal_actions`, `apply_action`, `view`, `events_for`, `result`, `dumps`,
-`loads`, `replay`. Rules are cited by their tags in `shared/rules/biblios-spec.md` (R1…R22).
+Everything the platform knows about the game goes through this module's public functions, the
+engine contract of `games/engine/protocol.py`: `new_game`, `to_act`, `legal_actions`,
+`apply_action`, `view`, `events_for`, `result`, `dumps`, `loads`, `setup_of`, `replay`, `steps`,
+and the redaction rules `public_setup`, `public_action`, `open_hands_view`, `redraw_hidden`.
+Rules are cited by their tags in `shared/rules/biblios-spec.md` (R1…R22).
 
 Conventions:
 - Seats are numbered 0…N-1 clockwise; the player on a seat's left is the next seat clockwise.
@@ -31,6 +33,8 @@ hand size for a card-count bid; the minimum bid is always allowed.
 import copy
 import json
 import random
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 
 from .cards import (
@@ -46,11 +50,12 @@ from .cards import (
 )
 from .scoring import score
 
-EDITIONS = ("biblios", "scripts_and_scribes")
+VARIANTS = ("biblios", "scripts_and_scribes")  # the editions (spec §8)
 OPTIONS = {"medieval_bluff": False, "forbid_uncoverable_bids": False}
 FIXED_GOLD_REMOVED = {2: 2, 3: 1, 4: 0}  # R1: Gold cards of each value removed before shuffling
 RANDOM_REMOVED = {2: 21, 3: 12, 4: 7}  # R1: random cards removed after shuffling
-DRAW_PILE_SIZE = {n: 87 - 3 * FIXED_GOLD_REMOVED[n] - RANDOM_REMOVED[n] for n in (2, 3, 4)}
+PLAYER_COUNTS = tuple(FIXED_GOLD_REMOVED)
+DRAW_PILE_SIZE = {n: 87 - 3 * FIXED_GOLD_REMOVED[n] - RANDOM_REMOVED[n] for n in PLAYER_COUNTS}
 DIE_MIN, DIE_MAX, DIE_START = 1, 6, 3  # R2, R18
 
 STEP_RULE = {"place": "R3", "pick": "R5", "church": "R16", "bid": "R9", "pay": "R11", "give": "R12"}
@@ -182,19 +187,20 @@ def new_game(
     num_players: int,
     *,
     seed: int | str,
-    edition: str = "biblios",
+    variant: str = "biblios",
     options: dict | None = None,
     first_player: int | None = None,
     deck: list | None = None,
 ) -> State:
-    """Set up a game (R1, R2). `deck`, when given, is the exact draw pile, top card first."""
+    """Set up a game (R1, R2). `variant` is the edition (`VARIANTS`); `deck`, when given, is
+    the exact draw pile, top card first."""
     if num_players not in DRAW_PILE_SIZE or isinstance(num_players, bool):
         raise IllegalAction("R1: Biblios is played by 2, 3 or 4 players")
     if not isinstance(seed, int | str) or isinstance(seed, bool):
         raise IllegalAction("setup: the seed must be an integer or a string")
-    if edition not in EDITIONS:
-        raise IllegalAction(f"setup: unknown edition {edition!r} (one of {', '.join(EDITIONS)})")
-    table_options = _checked_options(options, edition)
+    if variant not in VARIANTS:
+        raise IllegalAction(f"setup: unknown edition {variant!r} (one of {', '.join(VARIANTS)})")
+    table_options = _checked_options(options, variant)
     if first_player is not None and (
         not isinstance(first_player, int)
         or isinstance(first_player, bool)
@@ -213,13 +219,13 @@ def new_game(
         setup={
             "num_players": num_players,
             "seed": seed,
-            "edition": edition,
+            "edition": variant,
             "options": dict(table_options),
             "first_player": first_player,
             "deck": list(deck) if deck is not None else None,
         },
         num_players=num_players,
-        edition=edition,
+        edition=variant,
         options=table_options,
         first_player=first_player,
         seed=seed,
@@ -258,7 +264,7 @@ def new_game(
         state,
         "game_started",
         players=num_players,
-        edition=edition,
+        edition=variant,
         first_player=first_player,
         options=dict(table_options),
     )
@@ -1023,20 +1029,149 @@ def loads(text: str) -> State:
 
 
 def setup_of(state: State) -> dict:
-    """The arguments that recreate this game's starting state with `new_game`."""
+    """What `replay` and `steps` start this game from (the `new_game` arguments)."""
     return dict(state.setup)
+
+
+def steps(setup: dict, moves, *, resume: State | None = None) -> Iterator[State]:
+    """The one fold over a move log: the state after each step, one at a time.
+
+    The deal first, then the state after each (seat, action) of `moves`; or, given `resume` (a
+    state reached by a first part of this game's log), only the states after it, `moves` being
+    the rest of the log. Each state's `events_for` are what its step did. Replays, the game
+    log, the integrity check and the inspector all walk a game through here; a move the rules
+    refuse raises IllegalAction once the states before it have been yielded.
+    """
+    state = resume
+    if state is None:
+        state = new_game(
+            setup["num_players"],
+            seed=setup["seed"],
+            variant=setup.get("edition", "biblios"),
+            options=setup.get("options"),
+            first_player=setup.get("first_player"),
+            deck=setup.get("deck"),
+        )
+        yield state
+    for seat, action in moves:
+        state = apply_action(state, seat, action)
+        yield state
 
 
 def replay(setup: dict, actions) -> State:
     """Rebuild a state from its setup and its [(seat, action), …] log."""
-    state = new_game(
-        setup["num_players"],
-        seed=setup["seed"],
-        edition=setup.get("edition", "biblios"),
-        options=setup.get("options"),
-        first_player=setup.get("first_player"),
-        deck=setup.get("deck"),
-    )
-    for seat, action in actions:
-        state = apply_action(state, seat, action)
-    return state
+    return deque(steps(setup, actions), maxlen=1).pop()
+
+
+# ------------------------------------------------------------------------------ redaction
+
+
+def public_setup(setup: dict) -> dict:
+    """A setup as anyone may know it: without the seed and the deck, which would recompute the
+    removed cards and the deal (R1)."""
+    return {key: value for key, value in setup.items() if key not in ("seed", "deck")}
+
+
+def public_action(seat: int, action: dict, reader) -> dict:
+    """`seat`'s logged `action` as `reader` (a seat, or None) may know it once the game is
+    over: the card a `give` discarded face down stays its owner's (R12, R22)."""
+    if action["type"] == "give" and seat != reader:
+        return {"type": "give", "card": None}
+    return action
+
+
+def revealed_cards(states: list[State]) -> set[str]:
+    """Every card the whole table saw face up in `states`, plus the final hands if over (R22)."""
+    shown = set()
+    for state in states:
+        shown |= set(state.public_space) | set(state.discard)
+        shown |= {card for card in (state.auction_card,) if card}
+        if state.church:
+            shown.add(state.church[0])
+    if states[-1].phase == "over":
+        for hand in states[-1].hands:
+            shown |= set(hand)
+    return shown
+
+
+def open_hands_view(states: list[State], step: int) -> dict:
+    """A spectator's view of `states[step]` with `open_hands`: each hand open as far as the
+    whole table saw its cards by the last of `states` (a card later discarded face down stays
+    hidden; the removed cards and the draw pile's order never show, R1, R22). What a finished
+    game may show to anyone."""
+    state = states[step]
+    shown = revealed_cards(states)
+    seen = view(state, None)
+    seen["open_hands"] = [
+        {
+            "cards": [card for card in _sorted_cards(hand) if card in shown],
+            "hidden": sum(card not in shown for card in hand),
+        }
+        for hand in state.hands
+    ]
+    return seen
+
+
+def redraw_hidden(state: State, seat, rng: random.Random) -> State:
+    """`state` with the cards `seat` (or None, a spectator) cannot see now dealt anew among the
+    places that hide them, and a new seed for what is still to be drawn.
+
+    What `seat` may know stays put: its hand, the cards it placed in the auction pile or saw
+    discarded face down, the card it draws and keeps, the public cards, the cards the last
+    action's events name to it, every hand once the game is over (R22). `view(state, seat)`
+    must not tell the two states apart: the conformance suite (tests/kinds/) checks it.
+    """
+    data = json.loads(dumps(state))
+    told = set()  # the cards the last action's events name to `seat` (not via `events_for`,
+    for event in state.events:  # which is what this redraw is there to check)
+        told |= _cards_named([v for k, v in event.items() if k not in ("secret", "secret_to")])
+        if "secret" in event and seat in event["secret_to"]:
+            told |= _cards_named(event["secret"])
+    slots = []  # (container, key) of every place holding a card `seat` cannot see
+
+    def hidden(container, key):
+        if container[key] is not None and container[key] not in told:
+            slots.append((container, key))
+
+    for zone in ("draw_pile", "removed"):
+        for i in range(len(data[zone])):
+            hidden(data[zone], i)
+    if state.phase != "over":
+        for other, hand in enumerate(data["hands"]):
+            for i in range(len(hand) if other != seat else 0):
+                hidden(hand, i)
+    for i, card in enumerate(data["auction_pile"]):
+        if state.placed_by.get(card) != seat:
+            hidden(data["auction_pile"], i)
+    for entry in data["hidden_discard"]:
+        if seat not in entry[1]:
+            hidden(entry, 0)
+    if seat != state.active:
+        hidden(data, "drawing")
+        hidden(data, "self_card")
+    cards = [container[key] for container, key in slots]
+    renamed = dict(zip(cards, rng.sample(cards, len(cards)), strict=True))
+    for container, key in slots:
+        container[key] = renamed[container[key]]
+    data["placed_by"] = {
+        renamed.get(card, card): placer for card, placer in data["placed_by"].items()
+    }
+    for event in data["events"]:
+        if "secret" in event and seat not in event["secret_to"]:
+            event["secret"] = {
+                key: renamed.get(value, value) if isinstance(value, str) else value
+                for key, value in event["secret"].items()
+            }
+    data["seed"] = data["setup"]["seed"] = rng.getrandbits(64)
+    return State(**data)
+
+
+def _cards_named(value) -> set[str]:
+    """Every card id among the strings of a JSON-like value."""
+    if isinstance(value, str):
+        return {value} if value in DECK_ORDER else set()
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*map(_cards_named, value)) if value else set()
+    return set()

@@ -10,7 +10,7 @@ TINY_BUDGET = 0.02  # Abbot CPU seconds per decision in the tests: legal play, n
 
 def positions(num_players: int, seed: int, *, every: int = 7, options=None, edition="biblios"):
     """(state, memories) at every `every`-th decision of a game of Scholars, memories as seen."""
-    state = biblios.new_game(num_players, seed=seed, options=options, edition=edition)
+    state = biblios.new_game(num_players, seed=seed, options=options, variant=edition)
     memories = [bots.new_memory(seat, num_players) for seat in range(num_players)]
     rng = random.Random(seed)
     while True:

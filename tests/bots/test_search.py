@@ -28,7 +28,7 @@ TABLES = [
 
 def random_positions(num_players: int, seed: int, options: dict, edition: str, rate: float):
     """(state, memories) along a game of random legal play (bids beyond means, refusals…)."""
-    state = biblios.new_game(num_players, seed=seed, options=options, edition=edition)
+    state = biblios.new_game(num_players, seed=seed, options=options, variant=edition)
     memories = [bots.new_memory(seat, num_players) for seat in range(num_players)]
     rng = random.Random(seed)
     while biblios.to_act(state):

@@ -182,7 +182,7 @@ def deal_game(
     first_player: int = 0,
     seed=1,
     options=None,
-    edition="biblios",
+    variant="biblios",
     hand_fill=("category", "gold", "church"),
     auction_fill=("category", "gold", "church"),
     on_church=None,
@@ -195,7 +195,7 @@ def deal_game(
     )  # fmt: skip
     state = biblios.new_game(
         num_players, seed=seed, deck=deck, first_player=first_player,
-        options=options, edition=edition,
+        options=options, variant=variant,
     )  # fmt: skip
     for active, order, picks in plan:
         state = play_gift_turn(state, active, order, picks, on_church)
@@ -273,21 +273,21 @@ def flat_zones(zones: dict) -> list[str]:
 
 
 @st.composite
-def game_setups(draw, num_players=None, edition=None):
+def game_setups(draw, num_players=None, variant=None):
     """Keyword arguments for `biblios.new_game`: 2–4 players, either edition, any table options.
 
     Medieval bluff (R15) is a Biblios option only; the first player is either the seed's or a
     drawn seat (R2).
     """
     n = draw(st.sampled_from((2, 3, 4))) if num_players is None else num_players
-    edition = draw(st.sampled_from(biblios.EDITIONS)) if edition is None else edition
+    variant = draw(st.sampled_from(biblios.VARIANTS)) if variant is None else variant
     options = {"forbid_uncoverable_bids": draw(st.booleans())}
-    if edition == "biblios":
+    if variant == "biblios":
         options["medieval_bluff"] = draw(st.booleans())
     return {
         "num_players": n,
         "seed": draw(st.integers(min_value=0, max_value=2**64)),
-        "edition": edition,
+        "variant": variant,
         "options": options,
         "first_player": draw(st.none() | st.integers(min_value=0, max_value=n - 1)),
     }

@@ -89,7 +89,7 @@ def test_every_game_ends_and_is_scored(num_players, edition, options, seed, poli
     left out of the game), defaulters are excluded (R14), so every game ends. `to_act` is empty
     exactly when the game is over, an unfinished state always offers its actor an action, and
     the final result (R19–R21) crowns the players with the most VP, then the most Gold."""
-    setup = {"num_players": num_players, "seed": seed, "edition": edition, "options": options}
+    setup = {"num_players": num_players, "seed": seed, "variant": edition, "options": options}
     actions = 0
     for state, seat, _action in playout(setup, policy_seed):
         waiting = biblios.to_act(state)

@@ -123,7 +123,7 @@ def test_r17_wrong_uses_are_refused_and_change_nothing(card, action):
 
 def test_s8_scripts_and_scribes_two_dice_bishops_move_two_different_dice_by_one():
     """§8: the "+2"/"−2" Bishop cards move two different dice by 1 each, as R17."""
-    state = kept("church-up2-1", edition="scripts_and_scribes")
+    state = kept("church-up2-1", variant="scripts_and_scribes")
     assert uses(state, 0) == {(frozenset(d), 1) for d in TWO_DICE}
     with pytest.raises(biblios.IllegalAction, match="R17"):
         biblios.apply_action(state, 0, use(["monks"], 2))

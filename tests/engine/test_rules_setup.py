@@ -192,15 +192,15 @@ def test_r13_r15_table_options_default_off_and_unknown_options_rejected():
     with pytest.raises(biblios.IllegalAction):
         biblios.new_game(2, seed=1, options={"medieval_bluff": "yes"})
     with pytest.raises(biblios.IllegalAction):
-        biblios.new_game(2, seed=1, edition="ex_libris")
+        biblios.new_game(2, seed=1, variant="ex_libris")
 
 
 def test_r15_s8_medieval_bluff_not_offered_in_scripts_and_scribes():
     """§8: Scripts & Scribes has no Medieval bluff option (R15)."""
     with pytest.raises(biblios.IllegalAction, match="R15"):
-        biblios.new_game(3, seed=1, edition="scripts_and_scribes", options={"medieval_bluff": True})
+        biblios.new_game(3, seed=1, variant="scripts_and_scribes", options={"medieval_bluff": True})
     state = biblios.new_game(
-        3, seed=1, edition="scripts_and_scribes", options={"forbid_uncoverable_bids": True}
+        3, seed=1, variant="scripts_and_scribes", options={"forbid_uncoverable_bids": True}
     )
     assert state.edition == "scripts_and_scribes"
     assert state.options["medieval_bluff"] is False
@@ -215,8 +215,8 @@ def test_s8_scripts_and_scribes_plays_the_same_deck_and_rules():
     from .helpers import play_randomly
 
     finals = {}
-    for edition in biblios.EDITIONS:
-        state = biblios.new_game(3, seed="s8", edition=edition)
+    for edition in biblios.VARIANTS:
+        state = biblios.new_game(3, seed="s8", variant=edition)
         finals[edition] = play_randomly(state, random.Random(8))
     a, b = finals["biblios"], finals["scripts_and_scribes"]
     assert a.phase == b.phase == "over"

@@ -1,0 +1,146 @@
+"""Every registered engine against the contract of `games/engine/protocol.py`, along one random
+game at every player count and variant (and table option): the game ends and is scored, state
+survives its JSON form, the move log replays to the same state through the one fold (`steps`),
+and no view depends on a card its seat cannot know (non-interference)."""
+
+import json
+import random
+
+import pytest
+
+from games.engine import protocol
+
+from .conftest import ENGINES, engine_tables
+
+EVERY_TABLE = pytest.mark.parametrize("played", engine_tables(), indirect=True)
+SAMPLED = 12  # states per game checked for non-interference, besides the first and last
+
+
+def sample(states, rng) -> list[int]:
+    middle = rng.sample(range(1, len(states) - 1), min(SAMPLED, len(states) - 2))
+    return [0, *sorted(middle), len(states) - 1]
+
+
+@pytest.mark.parametrize("engine", ENGINES.values(), ids=ENGINES.keys())
+def test_the_engine_meets_the_contract(engine):
+    assert protocol.missing(engine) == []
+
+
+@EVERY_TABLE
+def test_a_random_game_ends_and_is_scored(played):
+    """Every waiting seat had a legal move (checked while playing); at the end nobody is to act
+    and nobody has an action; the result gives each seat a place, the winners holding the
+    first; before the end there is no result."""
+    engine, final = played.engine, played.states[-1]
+    assert engine.to_act(final) == []
+    assert all(engine.legal_actions(final, seat) == [] for seat in range(played.players))
+    result = engine.result(final)
+    json.dumps(result)
+    places = {entry["seat"]: entry["place"] for entry in result["players"]}
+    assert sorted(places) == list(range(played.players))
+    assert all(1 <= place <= played.players for place in places.values())
+    assert result["winners"]
+    assert set(result["winners"]) == {seat for seat, place in places.items() if place == 1}
+    with pytest.raises(ValueError):
+        engine.result(played.states[-2])
+
+
+@EVERY_TABLE
+def test_only_the_seats_to_act_have_actions(played):
+    engine = played.engine
+    for state in played.states[:: max(1, len(played.states) // 40)]:
+        waiting = engine.to_act(state)
+        for seat in range(played.players):
+            assert bool(engine.legal_actions(state, seat)) == (seat in waiting)
+
+
+@EVERY_TABLE
+def test_states_survive_their_json_form(played):
+    engine = played.engine
+    for state in played.states:
+        text = engine.dumps(state)
+        assert engine.loads(text) == state
+        assert engine.dumps(engine.loads(text)) == text
+
+
+@EVERY_TABLE
+def test_the_move_log_replays_to_the_same_state(played):
+    engine, states, moves = played.engine, played.states, played.moves
+    setup = engine.setup_of(states[-1])
+    assert engine.setup_of(states[0]) == setup
+    json.dumps(setup)
+    assert engine.replay(setup, moves) == states[-1]
+    middle = len(moves) // 2
+    assert engine.replay(setup, moves[:middle]) == states[middle]
+
+
+@EVERY_TABLE
+def test_steps_is_the_fold_of_apply_action(played):
+    """`steps` yields the deal and the state after each move, exactly as `apply_action` made
+    them; resumed from a state of the log it yields the rest; a refused move raises
+    IllegalAction after the states before it."""
+    engine, states, moves = played.engine, played.states, played.moves
+    setup = engine.setup_of(states[0])
+    assert list(engine.steps(setup, moves)) == states
+    for cut in (0, len(moves) // 3, len(moves) - 1):
+        assert list(engine.steps(setup, moves[cut:], resume=states[cut])) == states[cut + 1 :]
+    broken = len(moves) // 2
+    tampered = [*moves[:broken], (moves[broken][0], {"type": "not-an-action"})]
+    reached = []
+    with pytest.raises(engine.IllegalAction):
+        for state in engine.steps(setup, tampered):
+            reached.append(state)
+    assert reached == states[: broken + 1]
+
+
+@EVERY_TABLE
+def test_no_view_depends_on_what_its_seat_cannot_know(played):
+    """Non-interference (R22 for Biblios): dealing anew every card a seat (or a spectator)
+    cannot see now, hidden orders and the seed included (`redraw_hidden`), leaves its view and
+    its events exactly as they were. Otherwise a view would reveal something of those cards (a
+    count, a kind, a cap, an order…). The redraw must change the state now and then, or this
+    would prove nothing."""
+    engine, states = played.engine, played.states
+    rng = random.Random(len(states))
+    changed = 0
+    for index in sample(states, rng):
+        state = states[index]
+        for seat in [*range(played.players), None]:
+            other = engine.redraw_hidden(state, seat, rng)
+            assert engine.view(other, seat) == engine.view(state, seat), (index, seat)
+            assert engine.events_for(other, seat) == engine.events_for(state, seat), (index, seat)
+            changed += engine.dumps(other) != engine.dumps(state)
+    assert changed
+
+
+@EVERY_TABLE
+def test_a_public_setup_tells_no_more_than_the_deal_shows(played):
+    """What anyone may read of a finished game's setup reveals nothing of its hidden deal: two
+    deals a spectator cannot tell apart have the same public setup."""
+    engine = played.engine
+    public_by_deal = {}
+    for seed in range(12):
+        state = engine.new_game(
+            played.players, seed=seed, variant=played.variant, options=played.options
+        )
+        deal = json.dumps(engine.view(state, None), sort_keys=True)
+        public = json.dumps(engine.public_setup(engine.setup_of(state)), sort_keys=True)
+        public_by_deal.setdefault(deal, set()).add(public)
+    assert all(len(public) == 1 for public in public_by_deal.values())
+    assert len(public_by_deal) < 12, "every deal looked different: nothing was compared"
+
+
+@EVERY_TABLE
+def test_public_moves_and_open_hands(played):
+    """A player reads its own moves as played; every public form is JSON; the open-hands view of
+    a step is the spectator's view of it with more shown."""
+    engine, states = played.engine, played.states
+    for seat, action in played.moves:
+        assert engine.public_action(seat, action, seat) == action
+        for reader in [*range(played.players), None]:
+            json.dumps(engine.public_action(seat, action, reader))
+    for step in sample(states, random.Random(1)):
+        opened = engine.open_hands_view(states, step)
+        spectator = engine.view(states[step], None)
+        json.dumps(opened)
+        assert {key: opened[key] for key in spectator} == spectator

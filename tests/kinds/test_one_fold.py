@@ -1,0 +1,37 @@
+"""The platform walks a game through its move log in one place: the engine's `steps`.
+
+Replays, the game log, the integrity check and the admin's inspector each used to apply the
+log move by move themselves; three copies of one loop drift apart (one caches, one checks
+hashes, one stops at a gap). Outside the engines and the bots, only the service layer applies an
+action, and that is one live move at a time.
+"""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PLATFORM = [
+    *sorted((ROOT / "games").glob("*.py")),
+    *sorted((ROOT / "ratings").rglob("*.py")),
+    *sorted((ROOT / "accounts").rglob("*.py")),
+]
+LIVE_MOVES = {ROOT / "games" / "services.py"}
+
+
+def applies_actions(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        (isinstance(node, ast.Attribute) and node.attr == "apply_action")
+        or (isinstance(node, ast.Name) and node.id == "apply_action")
+        for node in ast.walk(tree)
+    )
+
+
+def test_only_the_service_layer_applies_an_action_outside_the_engines():
+    assert ROOT / "games" / "replay.py" in PLATFORM
+    folding = [
+        str(path.relative_to(ROOT))
+        for path in PLATFORM
+        if "migrations" not in path.parts and path not in LIVE_MOVES and applies_actions(path)
+    ]
+    assert folding == [], "replay the log with the engine's steps(setup, moves)"
