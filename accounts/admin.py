@@ -8,7 +8,7 @@ from django.utils.html import format_html
 from accounts import credentials
 from accounts.models import ApiToken, User
 from games import moderation
-from games.admin import ReasonForm, moderation_record, reason_step
+from games.admin_steps import ReasonForm, moderation_record, reason_step
 
 
 class MuteForm(ReasonForm):

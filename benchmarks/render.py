@@ -46,7 +46,7 @@ def mid_game(moves: int, seed: int):
         seat = biblios.to_act(game.engine_state())[0]
         board = services.board_for(game, by_seat[seat])
         services.submit_action(
-            game.pk, by_seat[seat], rng.choice(board["legal_actions"]), board["version"]
+            game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
         )
     game.refresh_from_db()
     return game, [by_seat[seat] for seat in range(4)]

@@ -1,31 +1,18 @@
 """The JSON board API for external clients and bots (documented in docs/api.md).
 
-Every request carries `Authorization: Bearer <token>` (accounts.models.ApiToken); cookies and
-sessions are ignored entirely. That is why the views are CSRF-exempt: CSRF protects requests a
-browser authenticates on its own with a cookie, and a browser never adds a bearer token by
-itself, so a request without a valid token is refused (401) before anything is read or written.
-
-Edges stay thin: tables and moves change only through `games.services`, and every board sent is
-`services.board_for` (the engine's `view` for the caller's seat, or a spectator's). Every answer
-is JSON, errors included: `{"error": "..."}` with a 4xx status, never an HTML page or a 500.
+Authentication, the method check and the JSON answers, errors included, are
+`games.api_protocol`'s `api_view`. Edges stay thin: tables and moves change only through
+`games.services`, and every board sent is `services.board_for` (the engine's `view` for the
+caller's seat, or a spectator's).
 """
 
-import functools
-import json
-import logging
-import secrets
-
-from django.core.exceptions import RequestDataTooBig
 from django.db.models import Prefetch, Q
 from django.http import JsonResponse
-from django.views.decorators.csrf import csrf_exempt
 
-from accounts.models import ApiToken
 from biblios_site.inputs import whole_number
-from games import overload, ratelimit, selectors, services
+from games import access, errors, ratelimit, selectors, services
+from games.api_protocol import api_view, checked_fields, error, json_body
 from games.models import Game, Seat
-
-logger = logging.getLogger(__name__)
 
 LIST_STATUSES = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
 DEFAULT_LIMIT, MAX_LIMIT = 50, 100
@@ -40,117 +27,6 @@ TABLE_FIELDS = {
     "bots": list,
     "rated": bool,
 }
-TYPE_WORDS = {
-    int: "a whole number",
-    str: "a string",
-    bool: "true or false",
-    dict: "a JSON object",
-    list: "a JSON array",
-}
-
-
-class BadRequest(services.ServiceError):
-    """The request itself is malformed (body, fields, query parameters)."""
-
-
-class Unauthorized(services.ServiceError):
-    status = 401
-
-
-def error(message: str, code: int, **extra) -> JsonResponse:
-    return JsonResponse({"error": message, **extra}, status=code)
-
-
-def api_view(*methods):
-    """Method check, bearer-token authentication and JSON errors around an API view.
-
-    The view receives the token's user as `request.user`; a ServiceError it raises becomes
-    `{"error": message}` with the error's status.
-    """
-
-    def decorate(view):
-        @csrf_exempt
-        @functools.wraps(view)
-        def wrapper(request, *args, **kwargs):
-            if request.method not in methods:
-                response = error(f"{request.method} is not allowed here", 405)
-                response["Allow"] = ", ".join(methods)
-                return response
-            try:
-                request.user = authenticate(request)
-                ratelimit.hit("api", request.user.pk)
-                return view(request, *args, **kwargs)
-            except Unauthorized as refusal:
-                response = error(str(refusal), 401)
-                response["WWW-Authenticate"] = 'Bearer realm="api"'
-                return response
-            except ratelimit.RateLimited as refusal:
-                response = error(str(refusal), 429)
-                response["Retry-After"] = str(refusal.retry_after)
-                return response
-            except services.ServiceError as refusal:
-                return error(str(refusal), refusal.status)
-            except RequestDataTooBig:
-                return error("the request body is too large", 413)
-            except Exception as failure:
-                if overload.database_busy(failure):  # nothing was applied: retry later
-                    logger.warning("database busy on %s %s: 503", request.method, request.path)
-                    return overload.busy_response(request)
-                # A bug, not bad input: log it, but still answer in the API's own format.
-                logger.exception("board API failure on %s %s", request.method, request.path)
-                return error("internal error", 500)
-
-        return wrapper
-
-    return decorate
-
-
-def authenticate(request):
-    """The active user of the request's bearer token, or Unauthorized."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, raw = header.partition(" ")
-    if not header:
-        raise Unauthorized("send your API token as 'Authorization: Bearer <token>'")
-    if scheme.lower() != "bearer" or not raw.strip():
-        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
-    user = ApiToken.user_for(raw.strip())
-    if user is None:
-        raise Unauthorized("this API token is not valid")
-    return user
-
-
-def json_body(request, *, optional: bool = False) -> dict:
-    """The request body as a JSON object (an empty body is `{}` when `optional`)."""
-    if not request.body.strip():
-        if optional:
-            return {}
-        raise BadRequest("the request body must be a JSON object")
-    try:
-        data = json.loads(request.body, parse_constant=_reject_constant)
-    except RecursionError:
-        raise BadRequest("the request body is nested too deeply") from None
-    except ValueError as problem:  # JSONDecodeError, UnicodeDecodeError, too many digits
-        raise BadRequest(f"the request body is not valid JSON: {problem}") from None
-    if not isinstance(data, dict):
-        raise BadRequest("the request body must be a JSON object")
-    return data
-
-
-def _reject_constant(name):
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def checked_fields(data: dict, fields: dict) -> dict:
-    """`data` if it has only known fields, each of the expected JSON type (bools are not ints)."""
-    unknown = sorted(set(data) - set(fields))
-    if unknown:
-        expected = f"expected {', '.join(fields)}" if fields else "send no fields"
-        raise BadRequest(f"unknown field(s): {', '.join(unknown)[:200]}; {expected}")
-    for name, value in data.items():
-        kind = fields[name]
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise BadRequest(f"{name} must be {TYPE_WORDS[kind]}")
-    return data
 
 
 # ----------------------------------------------------------------------------- selectors
@@ -161,7 +37,7 @@ def _seated_game(game_id: int) -> Game:
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
     game = Game.objects.select_related("host").prefetch_related(seats).filter(pk=game_id).first()
     if game is None:
-        raise services.NotFound(f"there is no game {game_id}")
+        raise errors.NotFound(f"there is no game {game_id}")
     return game
 
 
@@ -202,18 +78,20 @@ def _seat_json(seat: Seat) -> dict:
     }
 
 
-def _board(game: Game, user) -> dict | None:
-    """The caller's view of a started game (None before the start); 403 if they may not look.
+def _invited(request, game: Game) -> bool:
+    """Whether the caller presents `game`'s invite code as `?invite=` (what an API client has
+    instead of the web's followed invite link; `games.access` decides what it allows)."""
+    return access.holds_invite(game, code=request.GET.get("invite"))
 
-    As on the web pages, a private table shows only to its players (an API client has no
-    invite-link session; it joins with the invite code instead).
-    """
-    if _my_seat(game, user) is None:
-        if game.private:
-            raise services.NotAllowed("this table is private: only its players see it")
-        if not game.spectators_allowed:
-            raise services.NotAllowed("this table does not allow spectators")
-    return services.board_for(game, user) if game.state else None
+
+def _board(request, game: Game) -> dict | None:
+    """The caller's view of a started game (None before the start); 403 if they may not look,
+    by the same rule as the web pages (`games.access`)."""
+    seat = _my_seat(game, request.user)
+    refusal = access.see_refusal(game, request.user, invited=_invited(request, game), seat=seat)
+    if refusal is not None:
+        raise errors.NotAllowed(refusal)
+    return services.board_for(game, request.user) if game.state else None
 
 
 # --------------------------------------------------------------------------------- tables
@@ -226,7 +104,7 @@ def tables(request):
         return _create_table(request)
     status = request.GET.get("status", Game.Status.OPEN)
     if status not in LIST_STATUSES:
-        raise BadRequest(f"status must be one of {', '.join(LIST_STATUSES)}")
+        raise errors.BadRequest(f"status must be one of {', '.join(LIST_STATUSES)}")
     limit = _limit(request.GET.get("limit", str(DEFAULT_LIMIT)))
     visible = Q(private=False) | Q(pk__in=Seat.objects.filter(user=request.user).values("game"))
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
@@ -243,7 +121,7 @@ def tables(request):
 def _limit(raw: str) -> int:
     limit = whole_number(raw, minimum=1, maximum=MAX_LIMIT)
     if limit is None:
-        raise BadRequest(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+        raise errors.BadRequest(f"limit must be a whole number from 1 to {MAX_LIMIT}")
     return limit
 
 
@@ -258,10 +136,9 @@ def join_table(request, game_id: int):
     """Take a free seat; a private table needs its invite code."""
     data = checked_fields(json_body(request, optional=True), {"invite_code": str})
     game = _seated_game(game_id)
-    if game.private and not secrets.compare_digest(
-        data.get("invite_code", "").encode(), game.invite_code.encode()
-    ):
-        raise services.NotAllowed("this table is private: join it with its invite code")
+    code = data.get("invite_code") or request.GET.get("invite")
+    if not access.may_join(game, request.user, invited=access.holds_invite(game, code=code)):
+        raise errors.NotAllowed("this table is private: join it with its invite code")
     services.join_table(game.pk, request.user)
     return JsonResponse(table_json(_seated_game(game.pk), request.user))
 
@@ -289,7 +166,7 @@ def leave_table(request, game_id: int):
 def game_board(request, game_id: int):
     """The caller's board: their seat's view, or a spectator's."""
     found = _seated_game(game_id)
-    view = _board(found, request.user)
+    view = _board(request, found)
     to_act = view["to_act"] if view else []
     return JsonResponse(
         {
@@ -309,11 +186,13 @@ def game_actions(request, game_id: int):
     """Submit one action made against board `version`; a stale version gets the current board."""
     data = checked_fields(json_body(request), {"version": int, "action": dict})
     if set(data) != {"version", "action"}:
-        raise BadRequest('send {"version": <board version>, "action": {...}}')
+        raise errors.BadRequest('send {"version": <board version>, "action": {...}}')
     ratelimit.hit("action", request.user.pk)
     try:
-        played = services.submit_action(game_id, request.user, data["action"], data["version"])
-    except services.StaleVersion as stale:
+        played = services.submit_action(
+            game_id, request.user, data["action"], version=data["version"]
+        )
+    except errors.StaleVersion as stale:
         current = _seated_game(game_id)
         return error(
             str(stale),
@@ -354,4 +233,4 @@ def take_seat_back(request, game_id: int):
 @api_view("GET", "POST", "PUT", "PATCH", "DELETE")
 def unknown_endpoint(request, rest: str = ""):
     """Unknown API paths answer in JSON too (after authentication, like every endpoint)."""
-    raise services.NotFound(f"there is no API endpoint /api/{rest}")
+    raise errors.NotFound(f"there is no API endpoint /api/{rest}")

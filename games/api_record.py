@@ -2,8 +2,8 @@
 
 from django.http import JsonResponse
 
-from games import history, services
-from games.api import api_view
+from games import access, errors, history
+from games.api_protocol import api_view
 from games.models import Game
 
 
@@ -11,11 +11,13 @@ from games.models import Game
 def game_record(request, game_id: int):
     """The whole record once finished; before that only what the caller's seat may know.
 
-    A private table's record shows only to its players, as its board does.
+    Who may read it is `games.access.record_refusal`'s rule, as for the replay page.
     """
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise services.NotFound(f"there is no game {game_id}")
-    if game.private and services.seat_of(game, request.user) is None:
-        raise services.NotAllowed("this table is private: only its players see it")
+        raise errors.NotFound(f"there is no game {game_id}")
+    invited = access.holds_invite(game, code=request.GET.get("invite"))
+    refusal = access.record_refusal(game, request.user, invited=invited)
+    if refusal is not None:
+        raise errors.NotAllowed(refusal)
     return JsonResponse(history.game_record(game, request.user))

@@ -1,8 +1,8 @@
 """Table chat and reports: the services every edge (views, admin, sockets) goes through.
 
 Players talk in their channel; spectators in theirs, which players do not see until the game
-is over (so watchers cannot pass them hints). Pushes are hints like the board's: each socket
-re-reads the channels its user may see.
+is over (so watchers cannot pass them hints): who reads which is `games.access.chat_channels`.
+Pushes are hints like the board's: each socket re-reads the channels its user may see.
 """
 
 import datetime
@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import broadcast, ratelimit, services
+from games import access, broadcast, errors, ratelimit
 from games.models import ChatMessage, Game, ModerationAction, Report
 
 MAX_LENGTH = 500
@@ -22,39 +22,26 @@ SHOWN = 50  # newest messages shown per channel
 Channel = ChatMessage.Channel
 
 
-def _over(game: Game) -> bool:
-    return game.status in (Game.Status.FINISHED, Game.Status.ABORTED)
-
-
-def channels_for(game: Game, user, *, may_watch: bool) -> list[str]:
-    """The channels `user` may read: their own, and the other one once the game is over."""
-    seated = services.seat_of(game, user) is not None
-    if not seated and not may_watch:
-        return []
-    own = Channel.PLAYERS if seated else Channel.SPECTATORS
-    other = Channel.SPECTATORS if seated else Channel.PLAYERS
-    return [own, other] if _over(game) else [own]
-
-
 def recent(game: Game, channel: str) -> list[ChatMessage]:
     newest = game.chat_messages.filter(channel=channel).select_related("user")
     return list(newest.order_by("-created_at", "-pk")[:SHOWN])[::-1]
 
 
-def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
-    """Post to the user's channel of the table: players', or spectators' if not seated.
+def post_message(game_id: int, user, text, *, invited: bool = False) -> ChatMessage:
+    """Post to the user's channel of the table: players', or spectators' if not seated
+    (`games.access.chat_channels`; `invited`: the user holds the table's invite).
 
     Refused for muted users, empty or overlong text, more messages than settings.RATE_LIMITS
     ["chat"] allows (counted exactly, in a sliding window), or repeating either of one's last two
     messages at this table.
     """
     if not getattr(user, "is_authenticated", False) or not user.is_active:
-        raise services.NotAllowed(gettext("log in to chat"))
+        raise errors.NotAllowed(gettext("log in to chat"))
     if not isinstance(text, str) or not text.strip():
-        raise services.ServiceError(gettext("write a message first"))
+        raise errors.ServiceError(gettext("write a message first"))
     text = text.strip()
     if len(text) > MAX_LENGTH:
-        raise services.ServiceError(
+        raise errors.ServiceError(
             f"messages are at most {MAX_LENGTH} characters (yours has {len(text)})"
         )
     with transaction.atomic():
@@ -62,20 +49,20 @@ def post_message(game_id: int, user, text, *, may_watch: bool) -> ChatMessage:
         user = get_user_model().objects.select_for_update().get(pk=user.pk)
         if user.muted():
             until = timezone.localtime(user.muted_until).strftime("%Y-%m-%d %H:%M")
-            raise services.NotAllowed(f"a moderator muted you until {until}")
+            raise errors.NotAllowed(f"a moderator muted you until {until}")
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
-            raise services.NotFound(f"there is no game {game_id}")
-        seated = services.seat_of(game, user) is not None
-        if not seated and not may_watch:
-            raise services.NotAllowed(
+            raise errors.NotFound(f"there is no game {game_id}")
+        channels = access.chat_channels(game, user, invited=invited)
+        if not channels:
+            raise errors.NotAllowed(
                 gettext("you may not watch this table, so you cannot chat there")
             )
         _refuse_flood(user)
         last_two = ChatMessage.objects.filter(user=user, game=game).order_by("-created_at", "-pk")
         if text in last_two.values_list("text", flat=True)[:2]:
-            raise services.ServiceError(gettext("you just said that"))
-        channel = Channel.PLAYERS if seated else Channel.SPECTATORS
+            raise errors.ServiceError(gettext("you just said that"))
+        channel = channels[0]
         message = ChatMessage.objects.create(
             game=game, user=user, channel=channel, text=text, move_number=game.version
         )
@@ -99,37 +86,37 @@ def _refuse_flood(user) -> None:
         )
 
 
-def report(game_id: int, reporter, reason, *, may_watch: bool, message_id=None, user_id=None):
+def report(game_id: int, reporter, reason, *, invited: bool = False, message_id=None, user_id=None):
     """Report a chat message or a player of this game; records the move it happened at.
 
     Limited per reporter and per (reporter, reported player) (settings.RATE_LIMITS), so nobody
     buries a player, or the moderators' queue, under reports."""
     if not getattr(reporter, "is_authenticated", False):
-        raise services.NotAllowed(gettext("log in to report"))
+        raise errors.NotAllowed(gettext("log in to report"))
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
-        raise services.ServiceError(gettext("say why you are reporting"))
+        raise errors.ServiceError(gettext("say why you are reporting"))
     if len(reason) > MAX_LENGTH:
-        raise services.ServiceError(f"a reason is at most {MAX_LENGTH} characters")
+        raise errors.ServiceError(f"a reason is at most {MAX_LENGTH} characters")
     if (message_id is None) == (user_id is None):
-        raise services.ServiceError(gettext("report either a message or a player"))
+        raise errors.ServiceError(gettext("report either a message or a player"))
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise services.NotFound(f"there is no game {game_id}")
-    readable = channels_for(game, reporter, may_watch=may_watch)
+        raise errors.NotFound(f"there is no game {game_id}")
+    readable = access.chat_channels(game, reporter, invited=invited)
     if message_id is not None:
         message = game.chat_messages.filter(pk=message_id, channel__in=readable).first()
         if message is None:
-            raise services.NotFound(gettext("there is no such message at this table"))
+            raise errors.NotFound(gettext("there is no such message at this table"))
         reported, move_number = message.user, message.move_number
     else:
         message = None
         seat = game.seats.select_related("user").filter(user_id=user_id).first()
         if seat is None or not readable:
-            raise services.NotFound(gettext("that player is not at this table"))
+            raise errors.NotFound(gettext("that player is not at this table"))
         reported, move_number = seat.user, game.version
     if reported.pk == reporter.pk:
-        raise services.ServiceError(gettext("you cannot report yourself"))
+        raise errors.ServiceError(gettext("you cannot report yourself"))
     ratelimit.hit("report_pair", f"{reporter.pk}:{reported.pk}")
     ratelimit.hit("report", reporter.pk)
     return Report.objects.create(
@@ -145,16 +132,16 @@ def report(game_id: int, reporter, reason, *, may_watch: bool, message_id=None, 
 def hide_message(message_id: int, moderator, reason: str) -> ChatMessage:
     """A moderator hides a message from every reader; logged with why."""
     if not getattr(moderator, "is_staff", False):
-        raise services.NotAllowed(gettext("only moderators can hide messages"))
+        raise errors.NotAllowed(gettext("only moderators can hide messages"))
     reason = (reason or "").strip()
     if not reason:
-        raise services.ServiceError(gettext("give a reason"))
+        raise errors.ServiceError(gettext("give a reason"))
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
-            raise services.NotFound(f"there is no message {message_id}")
+            raise errors.NotFound(f"there is no message {message_id}")
         if message.hidden:
-            raise services.Conflict(gettext("this message is hidden already"))
+            raise errors.Conflict(gettext("this message is hidden already"))
         message.hidden = True
         message.save(update_fields=["hidden"])
         ModerationAction.objects.create(
@@ -172,16 +159,16 @@ def hide_message(message_id: int, moderator, reason: str) -> ChatMessage:
 
 def resolve_report(report_id: int, moderator, reason: str) -> Report:
     if not getattr(moderator, "is_staff", False):
-        raise services.NotAllowed(gettext("only moderators can resolve reports"))
+        raise errors.NotAllowed(gettext("only moderators can resolve reports"))
     reason = (reason or "").strip()
     if not reason:
-        raise services.ServiceError(gettext("say how the report was resolved"))
+        raise errors.ServiceError(gettext("say how the report was resolved"))
     with transaction.atomic():
         found = Report.objects.select_for_update().filter(pk=report_id).first()
         if found is None:
-            raise services.NotFound(f"there is no report {report_id}")
+            raise errors.NotFound(f"there is no report {report_id}")
         if found.status == Report.Status.RESOLVED:
-            raise services.Conflict(gettext("this report is resolved already"))
+            raise errors.Conflict(gettext("this report is resolved already"))
         found.status = Report.Status.RESOLVED
         found.save(update_fields=["status"])
         ModerationAction.objects.create(

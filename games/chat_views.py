@@ -9,46 +9,17 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from games import chat, ratelimit, selectors, services
+from games import access, chat, errors, ratelimit, rendering
 from games.forms import ChatForm, ReportForm
 from games.models import Game
-from games.views import INVITED_SESSION_KEY
 
 
-def may_watch(request, game: Game) -> bool:
-    invited = set(request.session.get(INVITED_SESSION_KEY, []))
-    return game.spectators_allowed and selectors.can_see_table(game, request.user, invited=invited)
+def _invited(request, game: Game) -> bool:
+    """Whether this browser followed `game`'s invite link (what that allows: `games.access`)."""
+    return access.holds_invite(game, session=request.session)
 
 
-def chat_context(game: Game, user, *, may_watch: bool, error: str = "") -> dict:
-    """The chat panel of `game` for `user`: the channels they read, newest messages last."""
-    channels = chat.channels_for(game, user, may_watch=may_watch)
-    seated = services.seat_of(game, user) is not None
-    return {
-        "game": game,
-        "channels": channels,
-        "chats": [
-            {
-                "channel": channel,
-                "label": chat.Channel(channel).label,
-                "messages": chat.recent(game, channel),
-            }
-            for channel in channels
-        ],
-        "can_post": getattr(user, "is_authenticated", False) and bool(channels),
-        "players": [
-            s for s in game.seats.select_related("user") if s.user_id not in (None, user.pk)
-        ]
-        if channels
-        else [],
-        "posting_to": "players" if seated else "spectators",
-        "max_length": chat.MAX_LENGTH,
-        "error": error,
-        "user": user,
-    }
-
-
-def _answer(request, game: Game, refusal: services.ServiceError | None = None):
+def _answer(request, game: Game, refusal: errors.ServiceError | None = None):
     """The chat panel (htmx) or the game page, with why `refusal` changed nothing; a 429 says
     when to try again (Retry-After)."""
     error = str(refusal).capitalize() + "." if refusal else ""
@@ -56,7 +27,9 @@ def _answer(request, game: Game, refusal: services.ServiceError | None = None):
         if error:
             messages.error(request, error)
         return redirect(reverse("game", args=[game.pk]) + "#chat")
-    context = chat_context(game, request.user, may_watch=may_watch(request, game), error=error)
+    context = rendering.chat_context(
+        game, request.user, invited=_invited(request, game), error=error
+    )
     panel = HttpResponse(
         render_to_string("games/chat.html#panel", context, request=request),
         status=refusal.status if refusal else 200,
@@ -72,11 +45,11 @@ def post(request, game_id: int):
     form = ChatForm(request.POST)
     try:
         if not form.is_valid():
-            raise services.ServiceError(_first_error(form))
+            raise errors.ServiceError(_first_error(form))
         chat.post_message(
-            game.pk, request.user, form.cleaned_data["text"], may_watch=may_watch(request, game)
+            game.pk, request.user, form.cleaned_data["text"], invited=_invited(request, game)
         )
-    except services.ServiceError as refused:
+    except errors.ServiceError as refused:
         refusal = refused
     return _answer(request, game, refusal)
 
@@ -89,18 +62,18 @@ def report(request, game_id: int):
     form = ReportForm(request.POST)
     try:
         if form.has_error("message") or form.has_error("user"):
-            raise services.ServiceError(gettext("choose what to report"))
+            raise errors.ServiceError(gettext("choose what to report"))
         if not form.is_valid():
-            raise services.ServiceError(_first_error(form))
+            raise errors.ServiceError(_first_error(form))
         chat.report(
             game.pk,
             request.user,
             form.cleaned_data["reason"],
-            may_watch=may_watch(request, game),
+            invited=_invited(request, game),
             message_id=form.cleaned_data["message"],
             user_id=form.cleaned_data["user"],
         )
-    except services.ServiceError as refused:
+    except errors.ServiceError as refused:
         refusal = refused
     else:
         if not request.htmx:

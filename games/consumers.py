@@ -23,9 +23,8 @@ from django.template.loader import render_to_string
 from accounts import credentials
 from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
-from games import broadcast, chat_views, presence, ratelimit, rendering, selectors, services
+from games import access, broadcast, errors, presence, ratelimit, rendering, services
 from games.models import Game
-from games.views import INVITED_SESSION_KEY
 
 CLOSE_BAD_FRAMES = 4400
 CLOSE_UNAUTHENTICATED = 4401
@@ -56,6 +55,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.as_json = query.get("format", [""])[-1] == "json"
+        self.invite_code = query.get("invite", [""])[-1]  # a JSON client's `?invite=<code>`
         self.seated = False
         self.position = None  # this user's seat (None: a spectator)
         self.position_final = False  # seats no longer move: the game has started
@@ -125,7 +125,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None:
             return ""
-        context = chat_views.chat_context(game, self.user, may_watch=self._may_watch(game))
+        context = rendering.chat_context(game, self.user, invited=self._invited(game))
         if channel not in context["channels"]:
             return ""
         return render_to_string("games/chat.html#panel", {**context, "oob": True})
@@ -166,12 +166,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             await database_sync_to_async(self._submit)(frame["action"], frame["version"])
         except CredentialsEnded:
             await self._stop(CLOSE_UNAUTHENTICATED)
-        except services.StaleVersion as refusal:
+        except errors.StaleVersion as refusal:
             # Refused, with the current board (in HTML the board's message says why).
             if self.as_json:
                 await self._send_error(str(refusal), refusal.status)
             await self._send_board(force=True, message=str(refusal))
-        except services.ServiceError as refusal:
+        except errors.ServiceError as refusal:
             retry_after = getattr(refusal, "retry_after", None)  # a RateLimited's
             await self._send_error(str(refusal), refusal.status, retry_after)
         # On success the broadcast hint brings the new board, to this socket as to all others.
@@ -181,7 +181,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not self._credentials_hold():
             raise CredentialsEnded
         ratelimit.hit("action", self.user.pk)
-        services.submit_action(self.game_id, self.user, action, version)
+        services.submit_action(self.game_id, self.user, action, version=version)
 
     def _parse(self, text_data, bytes_data) -> dict:
         """A resync request `{"type": "resync"}` or a move `{"action": {...}, "version": n}`."""
@@ -214,10 +214,10 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _send_board(self, *, force: bool, presence_only=False, message="") -> None:
         try:
             board = await database_sync_to_async(self._render_board)(force, presence_only, message)
-        except services.NotFound:
+        except errors.NotFound:
             await self._stop(CLOSE_NOT_FOUND)
             return
-        except services.NotAllowed:
+        except errors.NotAllowed:
             await self._stop(CLOSE_FORBIDDEN)
             return
         if board is not None:
@@ -231,14 +231,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         """((version, status), frame) of this user's board, or None if there is no news."""
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None:
-            raise services.NotFound(f"there is no game {self.game_id}")
+            raise errors.NotFound(f"there is no game {self.game_id}")
         key = (game.version, game.status)
         # Seats come and go at version 0 while a table is open, so only then is a hint
         # at the same version still news.
         if not force and key == self.sent and game.status != Game.Status.OPEN:
             return None
-        if not self._may_watch(game):
-            raise services.NotAllowed("you may not watch this table")
+        if not self._may_see(game):
+            raise errors.NotAllowed("you may not watch this table")
         if not game.setup and presence_only:
             return None  # the waiting room does not show who is connected
         connected = self._connected_seats(game, fresh=force)
@@ -273,7 +273,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             if retry_after is not None:
                 frame["retry_after"] = retry_after
             return json.dumps(frame)
-        if game is not None and not game.setup and self._may_watch(game):
+        if game is not None and not game.setup and self._may_see(game):
             return rendering.board_html(game, self.user, oob=True, message=message)
         return render_to_string(
             "games/board.html#message",
@@ -319,14 +319,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         return credentials.session_user_id(self.session_key) == self.user.pk
 
     def _check_access(self) -> int | None:
-        """A close code if this user may not watch the game, else None; notes the seat."""
+        """A close code if this user may not see the table, else None; notes the seat."""
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None:
             return CLOSE_NOT_FOUND
-        return None if self._may_watch(game) else CLOSE_FORBIDDEN
+        return None if self._may_see(game) else CLOSE_FORBIDDEN
 
-    def _may_watch(self, game: Game) -> bool:
-        """Players always; others if the table takes spectators and they may see it at all.
+    def _may_see(self, game: Game) -> bool:
+        """Whether this user may follow the table, by the same rule as its page
+        (`games.access.may_see`): the waiting room, then the board.
 
         Also notes whether this user is seated now, which decides if presence is announced.
         """
@@ -338,14 +339,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.seated = self.position is not None
         if self.seated:
             return True
-        return game.spectators_allowed and selectors.can_see_table(
-            game, self.user, invited=self._invited()
-        )
+        return access.may_see(game, self.user, invited=self._invited(game), seat=None)
 
-    def _invited(self) -> set[int]:
-        """Games whose invite link this browser followed (kept in its session by the views)."""
+    def _invited(self, game: Game) -> bool:
+        """Whether this browser followed the game's invite link (the views note it in its
+        session), or a JSON client sent its code as `?invite=`."""
         session = self.scope.get("session")
-        return set(session.get(INVITED_SESSION_KEY, [])) if session is not None else set()
+        return access.holds_invite(game, session=session, code=self.invite_code)
 
     def _connected_seats(self, game: Game, *, fresh: bool) -> set[int]:
         """Who is connected, read again only when asked (a presence hint, a forced board) or

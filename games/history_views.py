@@ -9,9 +9,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from games import history, replay, selectors, services
+from games import access, errors, history, replay
 from games.models import Game
-from games.views import INVITED_SESSION_KEY
 
 
 @require_GET
@@ -55,15 +54,14 @@ def _history(request, subject, *, own: bool):
 def game_replay(request, game_id: int):
     """One step of a game (`?move=N`) from a perspective (`?as=mine|open|seat-N`)."""
     game = get_object_or_404(Game, pk=game_id)
-    invited = set(request.session.get(INVITED_SESSION_KEY, []))
-    if not selectors.can_see_table(game, request.user, invited=invited):
-        return _refused(
-            request, gettext("This table is private: only its players and invitees see it."), 403
-        )
+    invited = access.holds_invite(game, session=request.session)
+    refusal = access.record_refusal(game, request.user, invited=invited)
+    if refusal is not None:
+        return _refused(request, refusal.capitalize() + ".", 403)
     try:
         perspective, choices = replay.choose(game, request.user, request.GET.get("as"))
         step = replay.parse_step(request.GET.get("move"), game.version)
-    except services.ServiceError as refusal:
+    except errors.ServiceError as refusal:
         return _refused(
             request,
             gettext("You cannot replay this game: %(reason)s.") % {"reason": refusal},

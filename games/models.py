@@ -1,7 +1,7 @@
 """Tables, seats and the append-only move log.
 
 The truth of a game is its setup plus its moves; `Game.state` is a cache of the engine state
-after the last move (rebuilt and checked by `services.rebuild_state`).
+after the last move (replayed and checked against it by `moderation.check_integrity`).
 """
 
 import secrets

@@ -18,7 +18,7 @@ from django.http import HttpResponse
 from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
-from games.services import ServiceError
+from games.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -82,12 +82,6 @@ def client_ip(request) -> str:
     """The visitor's address: REMOTE_ADDR, which daphne --proxy-headers takes from the proxy's
     X-Forwarded-For (docs/deploy.md); the same address django-axes counts log-ins by."""
     return request.META.get("REMOTE_ADDR") or "unknown"
-
-
-def reset(scope: str, ident) -> None:
-    """Forget the current window's hits (for tests that need a clean count)."""
-    _, seconds = parse(settings.RATE_LIMITS[scope])
-    cache.delete(_key(scope, ident, int(time.time() // seconds)))
 
 
 def _count(key: str, timeout: int) -> int:

@@ -13,25 +13,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from games import presentation, selectors, services
+from games import access, chat, presentation, selectors, services
 from games.engine.cards import CATEGORIES, KIND
 from games.models import Game
 from games.names import category_label, dice_list, gold_label
-
-# Board regions, in the order a live message swaps them; each has the root id `board-<name>`.
-REGIONS = (
-    "message",
-    "banner",
-    "dice",
-    "players",
-    "auction",
-    "public",
-    "hand",
-    "my_auction_cards",
-    "actions",
-    "score",
-    "log",
-)
 
 ABORTED_TEXT = gettext_lazy("This game was ended by a moderator.")
 
@@ -57,7 +42,7 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     """Template context for the board of `game` as `user` sees it (their seat or spectator).
 
     `connected` is the set of seats with a live connection, or None when unknown (then no
-    presence is shown). Raises `services.NotAllowed` for spectators at a closed table.
+    presence is shown). Raises `errors.NotAllowed` for spectators at a closed table.
     """
     view = services.board_for(game, user)
     seats = list(game.seats.select_related("user"))
@@ -73,9 +58,42 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     return context
 
 
+def chat_context(game: Game, user, *, invited: bool = False, error: str = "") -> dict:
+    """The chat panel of `game` for `user`: the channels they read, newest messages last.
+
+    One context for the page (`{% chat_panel %}`), a post's htmx answer and the live push;
+    `invited`: the user holds the table's invite (what that allows: `games.access`).
+    """
+    seat = services.seat_of(game, user)
+    channels = access.chat_channels(game, user, invited=invited, seat=seat)
+    seated = seat is not None
+    return {
+        "game": game,
+        "channels": channels,
+        "chats": [
+            {
+                "channel": channel,
+                "label": chat.Channel(channel).label,
+                "messages": chat.recent(game, channel),
+            }
+            for channel in channels
+        ],
+        "can_post": access.may_chat(game, user, invited=invited, seat=seat),
+        "players": [
+            s for s in game.seats.select_related("user") if s.user_id not in (None, user.pk)
+        ]
+        if channels
+        else [],
+        "posting_to": "players" if seated else "spectators",
+        "max_length": chat.MAX_LENGTH,
+        "error": error,
+        "user": user,
+    }
+
+
 def _rematch(game: Game, user, seat) -> dict:
     """What the finished board offers a player: open a rematch, or join the one offered."""
-    offer = services.rematch_offer(game)
+    offer = selectors.rematch_offer(game)
     if offer is None:
         return {"can_ask": seat is not None}
     seats = list(offer.seats.select_related("user"))

@@ -2,10 +2,10 @@
 
 Perspectives (who may use which is decided in `perspectives`):
 - a seat ("as I saw it" for a player): `view(state_at_step, seat)`, exactly what that seat knew;
-- "open", once the game is over: the public board with every hand open. A hand is open only as
-  far as the whole table learnt its cards by the end (public cards, cards auctioned, the final
-  hands): a card later discarded face down stays hidden, and the removed cards and the draw
-  pile's order never appear (R1, R22).
+- "open", once the game is over: the public board with every hand open (the engine's
+  `open_hands_view`). A hand is open only as far as the whole table learnt its cards by the end
+  (public cards, cards auctioned, the final hands): a card later discarded face down stays
+  hidden, and the removed cards and the draw pile's order never appear (R1, R22).
 """
 
 from dataclasses import dataclass
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from biblios_site.inputs import whole_number
-from games import rendering, selectors, services
+from games import access, errors, rendering, selectors
 from games.engine import biblios
 from games.models import Game
 
@@ -31,28 +31,24 @@ class Perspective:
 def perspectives(game: Game, user) -> list[Perspective]:
     """The perspectives `user` may replay `game` from; raises NotAllowed if none.
 
-    Players replay their own seat; everyone sees the open replay once the game is finished;
-    an ongoing (or aborted) game is replayed only by staff, who may take any seat, except a
-    moderator seated at that game while it runs (`selectors.sees_other_seats`).
+    Who may replay which seat is `games.access.replay_seats`: players their own seat, everyone
+    who may read the record the open replay once the game is finished, staff any seat (an
+    ongoing or aborted game only staff).
     """
     if not game.setup:
-        raise services.NotFound(gettext("this game has not started, so there is nothing to replay"))
-    staff = selectors.sees_other_seats(game, user)
-    finished = game.status == Game.Status.FINISHED
-    if not finished and not staff:
-        raise services.NotAllowed(gettext("only finished games can be replayed"))
-    mine = services.seat_of(game, user)
+        raise errors.NotFound(gettext("this game has not started, so there is nothing to replay"))
+    seats = access.replay_seats(game, user)
+    if seats is None:
+        raise errors.NotAllowed(gettext("only finished games can be replayed"))
     names = selectors.seat_names(game)
     choices = []
-    if mine is not None:
-        choices.append(Perspective(MINE, gettext("As I saw it"), mine))
+    if seats.own is not None:
+        choices.append(Perspective(MINE, gettext("As I saw it"), seats.own))
     choices.append(Perspective(OPEN, gettext("All hands open"), None))
-    if staff:
-        choices += [
-            Perspective(f"seat-{seat}", gettext("As %(player)s saw it") % {"player": name}, seat)
-            for seat, name in enumerate(names)
-            if seat != mine
-        ]
+    choices += [
+        Perspective(f"seat-{seat}", gettext("As %(player)s saw it") % {"player": names[seat]}, seat)
+        for seat in seats.others
+    ]
     return choices
 
 
@@ -64,7 +60,7 @@ def choose(game: Game, user, key: str | None) -> tuple[Perspective, list[Perspec
     for choice in choices:
         if choice.key == key:
             return choice, choices
-    raise services.ServiceError(
+    raise errors.ServiceError(
         f"unknown perspective {key[:20]!r}: choose one of {', '.join(c.key for c in choices)}"
     )
 
@@ -75,48 +71,23 @@ def parse_step(raw: str | None, last: int) -> int:
         return last
     step = whole_number(raw, maximum=last)
     if step is None:
-        raise services.ServiceError(f"move must be a whole number from 0 to {last}")
+        raise errors.ServiceError(f"move must be a whole number from 0 to {last}")
     return step
 
 
 def states_of(game: Game) -> list[biblios.State]:
     """The engine state after each step: the deal, then every move of the log."""
-    state = biblios.replay(game.setup, [])
-    states = [state]
-    for seat, action in game.moves.order_by("seq").values_list("seat", "action"):
-        state = biblios.apply_action(state, seat, action)
-        states.append(state)
-    return states
-
-
-def revealed_cards(states: list[biblios.State]) -> set[str]:
-    """Every card the whole table saw face up at some point, plus the final hands if over."""
-    shown = set()
-    for state in states:
-        shown |= set(state.public_space) | set(state.discard)
-        shown |= {card for card in (state.auction_card,) if card}
-        if state.church:
-            shown.add(state.church[0])
-    if states[-1].phase == "over":
-        for hand in states[-1].hands:
-            shown |= set(hand)
-    return shown
+    moves = game.moves.order_by("seq").values_list("seat", "action")
+    return list(biblios.steps(game.setup, moves))
 
 
 def step_view(states, step: int, perspective: Perspective) -> dict:
     """The view of one step from `perspective`; never with action forms (it is history)."""
-    state = states[step]
-    view = biblios.view(state, perspective.seat)
-    view["legal_actions"] = []
     if perspective.seat is None:
-        shown = revealed_cards(states)
-        view["open_hands"] = [
-            {
-                "cards": [card for card in view_hand if card in shown],
-                "hidden": sum(card not in shown for card in view_hand),
-            }
-            for view_hand in biblios.view(state, "all")["hands"]
-        ]
+        view = biblios.open_hands_view(states, step)
+    else:
+        view = biblios.view(states[step], perspective.seat)
+    view["legal_actions"] = []
     return view
 
 

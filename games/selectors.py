@@ -9,6 +9,7 @@ import threading
 from collections import OrderedDict
 from datetime import datetime
 
+from django.core.cache import cache
 from django.db.models import Count
 from django.utils.translation import gettext
 
@@ -38,26 +39,6 @@ def turn_deadline(game: Game, seats, to_act: list[int]) -> datetime | None:
         return None
     acting = next((seat for seat in seats if to_act and seat.position == to_act[0]), None)
     return game.due_at if acting is not None and not acting.bot_level else None
-
-
-def can_see_table(game: Game, user, *, invited=frozenset()) -> bool:
-    """Private tables show only to their players and to those who followed the invite link.
-
-    `invited` holds the ids of the games whose invite link this visitor followed (the views
-    keep it in the session).
-    """
-    if not game.private or game.pk in invited:
-        return True
-    return getattr(user, "is_authenticated", False) and game.seats.filter(user=user).exists()
-
-
-def sees_other_seats(game: Game, user) -> bool:
-    """Whether `user` may look through other seats' eyes at `game` (a seat's replay, every hand
-    open, the admin's inspector): staff may, but a moderator seated at a running game plays it
-    like everyone else, so only once it is over or when not seated at it."""
-    if not getattr(user, "is_staff", False):
-        return False
-    return game.status != Game.Status.ACTIVE or not game.seats.filter(user=user).exists()
 
 
 def lobby_tables(user) -> dict:
@@ -106,14 +87,11 @@ class _History:
             entry = self.games.get(key) or {"states": [], "events": {}}
             states = entry["states"][: game.version + 1]
             seen = entry["events"].get(seat, [])[: len(states)]
-        if not states:
-            states = [biblios.replay(game.setup, [])]
         if len(states) < game.version + 1:
-            moves = game.moves.filter(seq__gte=len(states), seq__lte=game.version)
-            state = states[-1]
-            for position, action in moves.order_by("seq").values_list("seat", "action"):
-                state = biblios.apply_action(state, position, action)
-                states.append(state)
+            first = max(len(states), 1)  # the first move not folded yet (moves start at seq 1)
+            moves = game.moves.filter(seq__gte=first, seq__lte=game.version).order_by("seq")
+            logged = moves.values_list("seat", "action") if first <= game.version else []
+            states += biblios.steps(game.setup, logged, resume=states[-1] if states else None)
         seen = seen + [biblios.events_for(state, seat) for state in states[len(seen) :]]
         with self.lock:
             entry = self.games.get(key)
@@ -174,3 +152,19 @@ def least_overpay(payments: list[list[str]]) -> list[str]:
     if not payments:
         return []
     return min(payments, key=lambda cards: (sum(VALUE[card] for card in cards), len(cards)))
+
+
+def rematch_key(game_id: int) -> str:
+    """The cache key of the hint linking a finished game to its rematch table
+    (`services.rematch` sets it)."""
+    return f"rematch-of-game-{game_id}"
+
+
+def rematch_offer(game: Game) -> Game | None:
+    """The open table that replays `game`, if one of its players opened it."""
+    if game.status != Game.Status.FINISHED:
+        return None
+    new_game_id = cache.get(rematch_key(game.pk))
+    if new_game_id is None:
+        return None
+    return Game.objects.filter(pk=new_game_id, status=Game.Status.OPEN).first()

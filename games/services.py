@@ -16,47 +16,18 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from games import broadcast
+from games import access, broadcast, selectors, signals
 from games.engine import biblios
+from games.errors import (
+    Conflict,
+    IllegalMove,
+    NotAllowed,
+    NotFound,
+    ServiceError,
+    StaleVersion,
+    TimeUp,
+)
 from games.models import Game, ModerationAction, Move, Seat
-from ratings.services import rate_game
-
-
-class ServiceError(Exception):
-    """A refused request; `status` is the HTTP status an edge should answer with."""
-
-    status = 400
-
-
-class NotAllowed(ServiceError):
-    status = 403
-
-
-class NotFound(ServiceError):
-    status = 404
-
-
-class Conflict(ServiceError):
-    status = 409
-
-
-class StaleVersion(Conflict):
-    """The move was made against an old board; `current_version` says what is current now."""
-
-    def __init__(self, current_version: int):
-        super().__init__(
-            f"the board has changed (now at version {current_version}); reload and try again"
-        )
-        self.current_version = current_version
-
-
-class IllegalMove(ServiceError):
-    """The engine refused the action; the message names the rule."""
-
-
-class TimeUp(Conflict):
-    """The player's time for this move ran out (the server's deadline, not the browser's)."""
-
 
 # A table's turn time: 30 s, 1 min or 3 min; None (no timer) for friendly games.
 TURN_SECONDS = (30, 60, 180)
@@ -223,7 +194,7 @@ def leave_table(game_id: int, user) -> Game:
     return game
 
 
-def remove_player(game_id: int, host, user_id: int) -> Game:
+def remove_player(game_id: int, host, *, user_id: int) -> Game:
     """The host removes a player before the start."""
     with transaction.atomic():
         game = _locked(game_id)
@@ -257,7 +228,7 @@ def start_game(
             state = biblios.new_game(
                 game.num_players,
                 seed=game.seed,
-                edition=game.edition,
+                variant=game.edition,
                 options=game.options,
                 first_player=first_player,
             )
@@ -284,22 +255,20 @@ def _compact_seats(game: Game) -> None:
 # ------------------------------------------------------------------------------ moves
 
 
-def submit_action(
-    game_id: int, user, action, expected_version, *, now: datetime | None = None
-) -> Game:
-    """Apply one action for `user` if it is legal, in time and made against the current version.
+def submit_action(game_id: int, user, action, *, version, now: datetime | None = None) -> Game:
+    """Apply one action for `user` if it is legal, in time and made against board `version`.
 
     Exactly one of two racing submissions applies: the row lock serialises them where the
     database has locks, and the version check plus the unique (game, seq) move make the loser
     fail everywhere else. `now` is the time of arrival (tests pass it instead of sleeping).
     """
-    if isinstance(expected_version, bool) or not isinstance(expected_version, int):
+    if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError(gettext("the board version must be a whole number"))
     now = now or timezone.now()
     try:
         with transaction.atomic():
             game, seat = _running_seat(game_id, user)
-            if expected_version != game.version:
+            if version != game.version:
                 raise StaleVersion(game.version)
             if seat.bot_level:
                 raise Conflict(
@@ -320,9 +289,7 @@ def submit_action(
     return game
 
 
-def play_due_turn(
-    game_id: int, action, expected_version: int, *, now: datetime | None = None
-) -> Game:
+def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = None) -> Game:
     """Apply the move the turn worker chose for the seat to act, if it is still due.
 
     The seat is a bot's own, a person's seat a bot took over, or a person whose time ran out:
@@ -336,7 +303,7 @@ def play_due_turn(
             game = _locked(game_id)
             if game.status != Game.Status.ACTIVE:
                 raise _not_running(game)
-            if expected_version != game.version:
+            if version != game.version:
                 raise StaleVersion(game.version)
             if game.due_at is None or now < game.due_at:
                 raise Conflict(gettext("no move is due in this game yet"))
@@ -435,7 +402,7 @@ def _not_running(game: Game) -> Conflict:
 def _running_seat(game_id: int, user) -> tuple[Game, Seat]:
     game = _locked(game_id)
     seat = _seat_row(game, user)
-    if seat is None:
+    if seat is None or not access.may_play(game, user, seat=seat.position):
         raise NotAllowed(gettext("you are not playing in this game"))
     if game.status != Game.Status.ACTIVE:
         raise _not_running(game)
@@ -504,7 +471,8 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
 def record_places(game: Game) -> None:
     """Copy each seat's place and win from the result onto its Seat row (for the histories).
 
-    Every finish passes here inside its transaction, so a rated game is rated here too.
+    Every finish passes here inside its transaction, so `signals.game_finished` goes out here
+    (a rated game is rated by its receiver in `ratings`).
     """
     players = game.result["players"]
     winners = set(game.result["winners"])
@@ -513,7 +481,7 @@ def record_places(game: Game) -> None:
         seat.place = players[seat.position]["place"]
         seat.won = seat.position in winners
     Seat.objects.bulk_update(seats, ["place", "won"])
-    rate_game(game)
+    signals.game_finished.send(sender=Game, game=game)
 
 
 def _after_commit(game: Game, *, lobby: bool) -> None:
@@ -526,22 +494,22 @@ def _after_commit(game: Game, *, lobby: bool) -> None:
 # ---------------------------------------------------------------------------- reading
 
 
-def rebuild_state(game: Game) -> biblios.State:
-    """The state the move log gives: the truth the cached `Game.state` must agree with."""
-    moves = game.moves.order_by("seq").values_list("seat", "action")
-    return biblios.replay(game.setup, list(moves))
-
-
 def board_for(game: Game, user) -> dict:
-    """What `user` may see of `game` now: their seat's view, or a spectator's (R22)."""
-    return seat_board(game, seat_of(game, user))
+    """What `user` may see of `game` now: their seat's view, or a spectator's (R22).
+
+    The doors ask `games.access` first (they know about invites); this still refuses a
+    spectator's board where the table admits none, so no caller can skip that.
+    """
+    position = seat_of(game, user)
+    if position is None and not access.admits_spectator(game, user):
+        raise NotAllowed(gettext("this table does not allow spectators"))
+    return seat_board(game, position)
 
 
 def seat_board(game: Game, position: int | None) -> dict:
-    """`board_for` when the caller already knows the user's seat (a socket remembers it once
-    the game has started, saving a query per push)."""
-    if position is None and not game.spectators_allowed:
-        raise NotAllowed(gettext("this table does not allow spectators"))
+    """The board of seat `position` (None: a spectator's), for a caller that has asked
+    `games.access` already and knows the user's seat (a socket remembers it once the game has
+    started, saving a query per push)."""
     return biblios.view(game.engine_state(), position)
 
 
@@ -549,10 +517,6 @@ def seat_board(game: Game, position: int | None) -> dict:
 
 # How long a finished game's page offers the rematch table to its other players.
 REMATCH_OFFER_SECONDS = 6 * 3600
-
-
-def _rematch_key(game_id: int) -> str:
-    return f"rematch-of-game-{game_id}"
 
 
 def rematch(game_id: int, user) -> Game:
@@ -570,7 +534,7 @@ def rematch(game_id: int, user) -> Game:
             raise Conflict(gettext("only a finished game can be played again"))
         if _seat_row(game, user) is None:
             raise NotAllowed(gettext("only this game's players can ask for a rematch"))
-        offer = rematch_offer(game)
+        offer = selectors.rematch_offer(game)
         if offer is not None:
             if _seat_row(offer, user) is None:
                 join_table(offer.pk, user)
@@ -588,19 +552,9 @@ def rematch(game_id: int, user) -> Game:
             rated=game.rated,
         )
         new_game = create_table(user, table)
-        cache.set(_rematch_key(game.pk), new_game.pk, REMATCH_OFFER_SECONDS)
+        cache.set(selectors.rematch_key(game.pk), new_game.pk, REMATCH_OFFER_SECONDS)
         # News for the old page at the same version: its players now see the offer.
         transaction.on_commit(
             lambda: broadcast.game_changed(game.pk, game.version, seats_changed=True)
         )
     return new_game
-
-
-def rematch_offer(game: Game) -> Game | None:
-    """The open table that replays `game`, if one of its players opened it."""
-    if game.status != Game.Status.FINISHED:
-        return None
-    new_game_id = cache.get(_rematch_key(game.pk))
-    if new_game_id is None:
-        return None
-    return Game.objects.filter(pk=new_game_id, status=Game.Status.OPEN).first()

@@ -31,7 +31,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from games import bots, selectors, services
+from games import bots, errors, selectors, services
 from games.engine import biblios
 from games.models import Game
 
@@ -68,9 +68,9 @@ def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random |
     rng = rng or random.Random(secrets.randbits(64))
     try:
         action = bot_action(game, seat.position, seat.bot_level or services.STAND_IN_LEVEL, rng)
-        return services.play_due_turn(game.pk, action, game.version, now=now)
-    except services.ServiceError as refusal:
-        if not isinstance(refusal, services.IllegalMove):
+        return services.play_due_turn(game.pk, action, version=game.version, now=now)
+    except errors.ServiceError as refusal:
+        if not isinstance(refusal, errors.IllegalMove):
             return None  # another worker moved first, the player came back, or the game ended
         failure = "refused"
     except Exception:
@@ -79,8 +79,8 @@ def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random |
     logger.exception("bot move %s in game %s at version %s", failure, game.pk, game.version)
     legal = biblios.view(game.engine_state(), seat.position)["legal_actions"]
     try:
-        return services.play_due_turn(game.pk, rng.choice(legal), game.version, now=now)
-    except services.ServiceError:
+        return services.play_due_turn(game.pk, rng.choice(legal), version=game.version, now=now)
+    except errors.ServiceError:
         return None
 
 

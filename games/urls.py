@@ -9,7 +9,6 @@ urlpatterns = [
     path("", views.lobby, name="home"),
     path("tables/new/", views.create_table, name="table_create"),
     path("games/<int:game_id>/", views.game_page, name="game"),
-    path("games/<int:game_id>/board/", views.board, name="game_board"),
     path("games/<int:game_id>/act/", views.act, name="game_act"),
     path("games/<int:game_id>/log/", views.game_log, name="game_log"),
     path("games/<int:game_id>/join/", views.join, name="game_join"),

@@ -14,11 +14,9 @@ from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
 from biblios_site.inputs import whole_number
-from games import presence, ratelimit, rendering, selectors, services
+from games import access, errors, presence, ratelimit, rendering, selectors, services
 from games.forms import BadActionInput, TableForm, parse_action, parse_version
 from games.models import Game
-
-INVITED_SESSION_KEY = "invited_games"
 
 
 def _go(request, url: str):
@@ -37,16 +35,15 @@ def _refused(request, message: str, status: int):
     return render(request, "games/refused.html", {"message": message}, status=status)
 
 
-def _invited(request) -> set[int]:
-    return set(request.session.get(INVITED_SESSION_KEY, []))
+def _invited(request, game: Game) -> bool:
+    """Whether this browser followed `game`'s invite link (`access` decides what that allows)."""
+    return access.holds_invite(game, session=request.session)
 
 
-def _remember_invite(request, game: Game) -> None:
-    request.session[INVITED_SESSION_KEY] = sorted(_invited(request) | {game.pk})
-
-
-def _may_see(request, game: Game) -> bool:
-    return selectors.can_see_table(game, request.user, invited=_invited(request))
+def _closed(request, game: Game):
+    """The 403 page if `games.access` closes this table's page (or partial) to the visitor."""
+    refusal = access.see_refusal(game, request.user, invited=_invited(request, game))
+    return None if refusal is None else _refused(request, refusal.capitalize() + ".", 403)
 
 
 # ------------------------------------------------------------------------------- lobby
@@ -66,7 +63,7 @@ def create_table(request):
     if form.is_valid():
         try:
             game = services.create_table(request.user, form.settings())
-        except services.ServiceError as refusal:
+        except errors.ServiceError as refusal:
             form.add_error(None, str(refusal))
         else:
             return _go(request, _game_url(game.pk))
@@ -80,10 +77,8 @@ def create_table(request):
 def game_page(request, game_id: int):
     """The waiting room before the start, the board once started."""
     game = get_object_or_404(Game, pk=game_id)
-    if not _may_see(request, game):
-        return _refused(
-            request, gettext("This table is private: only its players and invitees see it."), 403
-        )
+    if closed := _closed(request, game):
+        return closed
     context = {"game": game}
     if game.setup:
         try:
@@ -92,7 +87,7 @@ def game_page(request, game_id: int):
                     game, request.user, connected=presence.connected_seats(game)
                 )
             )
-        except services.NotAllowed as refusal:
+        except errors.NotAllowed as refusal:
             return _refused(
                 request,
                 gettext("You cannot watch this game: %(reason)s.") % {"reason": refusal},
@@ -107,37 +102,14 @@ def game_page(request, game_id: int):
 
 
 @require_GET
-def board(request, game_id: int):
-    """The whole `#board` fragment, for a client that missed a version and re-fetches it."""
-    game = get_object_or_404(Game, pk=game_id)
-    if not _may_see(request, game):
-        return _refused(request, gettext("This table is private."), 403)
-    try:
-        html = rendering.board_html(
-            game,
-            request.user,
-            oob=False,
-            connected=presence.connected_seats(game),
-            request=request,
-        )
-        return HttpResponse(html)
-    except services.NotAllowed as refusal:
-        return _refused(
-            request,
-            gettext("You cannot watch this game: %(reason)s.") % {"reason": refusal},
-            refusal.status,
-        )
-
-
-@require_GET
 def game_log(request, game_id: int):
     """The whole game log, each event as the visitor's seat may see it."""
     game = get_object_or_404(Game, pk=game_id)
-    if not _may_see(request, game):
-        return _refused(request, gettext("This table is private."), 403)
+    if closed := _closed(request, game):
+        return closed
     try:
         context = rendering.log_context(game, request.user)
-    except services.NotAllowed as refusal:
+    except errors.NotAllowed as refusal:
         return _refused(
             request,
             gettext("You cannot watch this game: %(reason)s.") % {"reason": refusal},
@@ -151,13 +123,13 @@ def invite(request, invite_code: str):
     game = Game.objects.filter(invite_code=invite_code).first()
     if game is None:
         return _refused(request, gettext("This invite link is not valid."), 404)
-    _remember_invite(request, game)
+    access.remember_invite(request.session, game)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('accounts:login')}?next={request.path}")
     if services.seat_of(game, request.user) is None:
         try:
             services.join_by_invite(invite_code, request.user)
-        except services.ServiceError as refusal:
+        except errors.ServiceError as refusal:
             messages.info(
                 request, gettext("You could not take a seat: %(reason)s.") % {"reason": refusal}
             )
@@ -170,7 +142,7 @@ def _table_action(request, game_id: int, do):
         return redirect(_game_url(game_id))
     try:
         url = do()
-    except services.ServiceError as refusal:
+    except errors.ServiceError as refusal:
         if refusal.status == 404:
             return _refused(request, str(refusal).capitalize() + ".", 404)
         messages.error(request, str(refusal).capitalize() + ".")
@@ -182,8 +154,8 @@ def _table_action(request, game_id: int, do):
 def join(request, game_id: int):
     def do():
         game = get_object_or_404(Game, pk=game_id)
-        if not _may_see(request, game):
-            raise services.NotAllowed(gettext("this table is private: use its invite link"))
+        if not access.may_join(game, request.user, invited=_invited(request, game)):
+            raise errors.NotAllowed(gettext("this table is private: use its invite link"))
         services.join_table(game_id, request.user)
         return _game_url(game_id)
 
@@ -205,8 +177,8 @@ def remove_player(request, game_id: int):
     def do():
         user_id = whole_number(request.POST.get("user"), minimum=1)
         if user_id is None:
-            raise services.ServiceError(gettext("choose a player to remove"))
-        services.remove_player(game_id, request.user, user_id)
+            raise errors.ServiceError(gettext("choose a player to remove"))
+        services.remove_player(game_id, request.user, user_id=user_id)
         return _game_url(game_id)
 
     return _table_action(request, game_id, do)
@@ -274,7 +246,7 @@ def act(request, game_id: int):
         action = parse_action(request.POST)
         if request.user.is_authenticated:
             ratelimit.hit("action", request.user.pk)
-        services.submit_action(game.pk, request.user, action, version)
+        services.submit_action(game.pk, request.user, action, version=version)
     except BadActionInput as refusal:
         message, status = str(refusal), 400
     except ratelimit.RateLimited as refusal:
@@ -282,21 +254,24 @@ def act(request, game_id: int):
             return ratelimit.too_many(refusal)
         message, status = str(refusal).capitalize() + ".", 429
         retry_after = refusal.retry_after
-    except services.StaleVersion:
+    except errors.StaleVersion:
         message, status = (
             gettext("The board changed before your move arrived; here it is now."),
             409,
         )
-    except services.ServiceError as refusal:
+    except errors.ServiceError as refusal:
         message, status = str(refusal).capitalize() + ".", refusal.status
     if not request.htmx:
         if message:
             messages.error(request, message)
         return redirect(_game_url(game.pk))
+    if not message and request.headers.get(LIVE_SOCKET_HEADER) == "open":
+        return HttpResponse(status=204)
     game.refresh_from_db()
     try:
-        if not _may_see(request, game):
-            raise services.NotAllowed(gettext("this table is private"))
+        refusal = access.see_refusal(game, request.user, invited=_invited(request, game))
+        if refusal is not None:
+            raise errors.NotAllowed(refusal)
         html = rendering.board_html(
             game,
             request.user,
@@ -305,7 +280,7 @@ def act(request, game_id: int):
             message=message,
             request=request,
         )
-    except services.NotAllowed as refusal:
+    except errors.NotAllowed as refusal:
         # No board for someone who may not see it: the message alone, as text (it may echo input).
         text = message or str(refusal).capitalize() + "."
         return HttpResponse(text, status=status if message else 403, content_type="text/plain")

@@ -1,15 +1,23 @@
-"""Rating a finished game: called once, inside the transaction that finishes it.
+"""Rating a finished game: once, inside the transaction that finishes it.
 
-`games.services` calls `rate_game` right after it records the places, with the game row locked,
-so the ratings change in the same commit as the finish or not at all. Exactly once per game: a
-game that already has changes is skipped, and the unique (game, user) constraint backs that up.
+`games.services` sends `games.signals.game_finished` right after it records the places, with the
+game row locked; `rate_finished_game` receives it, so the ratings change in the same commit as
+the finish or not at all, and games never imports ratings. Exactly once per game: a game that
+already has changes is skipped, and the unique (game, user) constraint backs that up.
 """
 
 from django.db import transaction
+from django.dispatch import receiver
 
 from games.models import Game, Seat
+from games.signals import game_finished
 from ratings import elo
 from ratings.models import Rating, RatingChange
+
+
+@receiver(game_finished, dispatch_uid="ratings.services.rate_finished_game")
+def rate_finished_game(sender, game: Game, **kwargs) -> None:
+    rate_game(game)
 
 
 def rate_game(game: Game) -> list[RatingChange]:

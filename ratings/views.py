@@ -5,12 +5,13 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import api
+from games import errors
+from games.api_protocol import api_view
 from games.models import Game
 from ratings import elo, selectors
 
 
-class UnknownEdition(api.BadRequest):
+class UnknownEdition(errors.BadRequest):
     def __init__(self, edition: str):
         super().__init__(
             _("Unknown edition “%(edition)s”: choose one of %(editions)s.")
@@ -43,7 +44,7 @@ def leaderboard(request):
     return render(request, "ratings/leaderboard.html", context)
 
 
-@api.api_view("GET")
+@api_view("GET")
 def api_leaderboard(request):
     """`GET /api/leaderboard?edition=&page=`: the same rows as the page, as JSON."""
     edition = _edition(request)

@@ -44,4 +44,4 @@ def play_to_end(game: Game, rng: random.Random) -> Game:
         seat = biblios.to_act(game.engine_state())[0]
         board = services.board_for(game, by_seat[seat])
         action = rng.choice(board["legal_actions"])
-        services.submit_action(game.pk, by_seat[seat], action, board["version"])
+        services.submit_action(game.pk, by_seat[seat], action, version=board["version"])

@@ -3,7 +3,7 @@
 from django import template
 from django.template.loader import render_to_string
 
-from games import chat_views
+from games import access, rendering
 
 register = template.Library()
 
@@ -11,7 +11,6 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def chat_panel(context):
     request, game = context["request"], context["game"]
-    panel = chat_views.chat_context(
-        game, request.user, may_watch=chat_views.may_watch(request, game)
-    )
+    invited = access.holds_invite(game, session=request.session)
+    panel = rendering.chat_context(game, request.user, invited=invited)
     return render_to_string("games/chat.html#panel", panel, request=request)

@@ -118,13 +118,15 @@ def test_an_open_table_has_no_board_yet(players):
     }
 
 
-def test_tables_without_spectators_show_nothing_to_outsiders(players):
+def test_tables_without_spectators_show_no_board_to_outsiders(players):
+    # The waiting room shows to whoever may join, as on the web (games.access); no board yet.
     table = new_table(players[0], num_players=2, spectators_allowed=False)
-    refused = players[2].get(f"/api/games/{table['id']}")
+    waiting = players[2].get(f"/api/games/{table['id']}")
+    assert waiting.status_code == 200 and waiting.data["view"] is None
+    game_id = started_table(players, 2, spectators_allowed=False)
+    refused = players[2].get(f"/api/games/{game_id}")
     assert refused.status_code == 403 and "spectators" in refused.data["error"]
     assert "view" not in refused.data
-    game_id = started_table(players, 2, spectators_allowed=False)
-    assert players[2].get(f"/api/games/{game_id}").status_code == 403
     assert players[1].get(f"/api/games/{game_id}").data["view"]["hand"] is not None
 
 
@@ -222,7 +224,7 @@ def play_by_services(game_id: int, rng: random.Random):
             return
         seat = biblios.to_act(state)[0]
         action = rng.choice(biblios.legal_actions(state, seat))
-        services.submit_action(game_id, users[seat], action, state.version)
+        services.submit_action(game_id, users[seat], action, version=state.version)
         yield Game.objects.get(pk=game_id).engine_state(), seat, action
 
 

@@ -20,11 +20,11 @@ def test_a_players_message_reaches_players_not_spectators(users):
         player, _ = await sockets.connect(path, cookie=playing)
         watcher, _ = await sockets.connect(path, cookie=watching)  # spectators announce nothing
         post = database_sync_to_async(chat.post_message)
-        await post(game.pk, users[0], "well played", may_watch=True)
+        await post(game.pk, users[0], "well played")
         frame = await player.receive_from(timeout=TIMEOUT)
         assert 'id="chat"' in frame and 'hx-swap-oob="true"' in frame and "well played" in frame
         assert await watcher.receive_nothing(timeout=QUIET)
-        await post(game.pk, users[3], "nice move", may_watch=True)
+        await post(game.pk, users[3], "nice move")
         frame = await watcher.receive_from(timeout=TIMEOUT)
         assert "nice move" in frame and "well played" not in frame
         assert await player.receive_nothing(timeout=QUIET)

@@ -54,7 +54,7 @@ def test_a_running_record_holds_only_what_the_seat_knows(users):
         seat = biblios.to_act(game.engine_state())[0]
         board = services.board_for(game, by_seat[seat])
         services.submit_action(
-            game.pk, by_seat[seat], rng.choice(board["legal_actions"]), board["version"]
+            game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
         )
         game.refresh_from_db()
         knowledge.update(game.engine_state())

@@ -96,7 +96,7 @@ def game_with_a_category_card_in_hand(players):
         seat = biblios.to_act(game.engine_state())[0]
         board = services.board_for(game, by_seat[seat])
         action = rng.choice(board["legal_actions"])
-        services.submit_action(game.pk, by_seat[seat], action, board["version"])
+        services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
         game.refresh_from_db()
     return game
 

@@ -119,7 +119,7 @@ def play(game: Game, rng: random.Random, moves: int) -> Game:
     """Random legal moves through the service layer."""
     for _ in range(moves):
         user, action, version = next_move(game, rng)
-        services.submit_action(game.pk, user, action, version)
+        services.submit_action(game.pk, user, action, version=version)
     game.refresh_from_db()
     return game
 

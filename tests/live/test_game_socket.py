@@ -8,9 +8,9 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import consumers, services
+from games.access import INVITED_SESSION_KEY
 from games.engine import biblios
 from games.models import Game, Move
-from games.views import INVITED_SESSION_KEY
 
 from .helpers import (
     QUIET,
@@ -49,7 +49,7 @@ def test_each_seat_receives_its_own_board_and_a_spectator_only_public_cards(user
         seats = await sockets.connect_seats([(path, {"cookie": cookies[s]}) for s in range(3)])
         watcher, first = await sockets.connect(path, cookie=spectator)
         assert board_version(first) == version
-        await submit(game.pk, mover, action, version)
+        await submit(game.pk, mover, action, version=version)
         frames = [await socket.receive_from(timeout=TIMEOUT) for socket, _ in seats]
         watched = await watcher.receive_from(timeout=TIMEOUT)
         await sockets.close_all()

@@ -185,7 +185,7 @@ def test_a_move_made_elsewhere_reaches_json_clients(users):
     async def scenario():
         socket, first = await sockets.connect(f"/ws/games/{game.pk}/?format=json&token={raw}")
         assert json.loads(first)["view"]["hand"] is None
-        await submit(game.pk, mover, {"type": "place", "to": "self"}, 0)
+        await submit(game.pk, mover, {"type": "place", "to": "self"}, version=0)
         board = await socket.receive_json_from(timeout=TIMEOUT)
         assert board["version"] == 1 and board["view"]["seat"] is None
         assert board["view"]["hand"] is None and board["view"]["legal_actions"] == []

@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import ApiToken
-from games import moderation, rendering, services
+from games import errors, moderation, rendering, services
 from games.engine import biblios
 from games.models import Game, ModerationAction, Move
 from tests.play import play_to_end, started_game
@@ -61,9 +61,9 @@ def test_an_action_without_a_reason_changes_nothing(users, admin_browser):
 
 
 def test_moderators_cannot_ban_themselves_or_non_staff_moderate(users, moderator):
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         moderation.ban_user(moderator.pk, moderator, "oops")
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(errors.NotAllowed):
         moderation.ban_user(users[1].pk, users[0], "not a moderator")
     assert not ModerationAction.objects.exists()
 
@@ -99,8 +99,10 @@ def test_abort_a_game_in_progress(users, moderator, admin_browser):
     player.force_login(users[0])
     page = player.get(reverse("game", args=[game.pk])).content.decode()
     assert str(rendering.ABORTED_TEXT) in page and "/act/" not in page
-    with pytest.raises(services.Conflict):
-        services.submit_action(game.pk, users[1], {"type": "place", "to": "self"}, game.version)
+    with pytest.raises(errors.Conflict):
+        services.submit_action(
+            game.pk, users[1], {"type": "place", "to": "self"}, version=game.version
+        )
 
 
 def test_the_trail_shows_on_the_user_and_the_game(users, moderator, admin_browser):

@@ -38,7 +38,7 @@ def play_until_last_move(game: Game, rng: random.Random) -> tuple:
         action = rng.choice(board["legal_actions"])
         if biblios.apply_action(state, seat, action).phase == "over":
             return by_seat[seat], action, board["version"]
-        services.submit_action(game.pk, by_seat[seat], action, board["version"])
+        services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
 
 
 def almost_finished_rated_game(users, num_players, seed) -> tuple:

@@ -7,19 +7,29 @@ use `transactional_db`) and, when REDIS_URL is set, the Redis channel layer and 
 
 import asyncio
 import json
+import time
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 
 from accounts.models import ApiToken
 from benchmarks.load import Http, Socket, Workers, close_all, game_socket_url, site_env
+from games import ratelimit
 
 # The live tests' players, and a channel layer of each test's own for the in-process sockets.
 from tests.live.conftest import own_channel_layer, users  # noqa: F401
 
 # Only reached when something that should happen never does.
 TIMEOUT = 15
+
+
+def forget_hits(scope: str, ident) -> None:
+    """Start `scope`'s count for `ident` afresh: counters live in the cache (Redis outlives a
+    run, and addresses and ids repeat between tests), keyed as `games.ratelimit` keys them."""
+    _, seconds = ratelimit.parse(settings.RATE_LIMITS[scope])
+    cache.delete(ratelimit._key(scope, ident, int(time.time() // seconds)))
 
 
 def database_url() -> str:

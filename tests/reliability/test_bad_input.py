@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import services
+from games import errors, services
 from games.models import ChatMessage, Game, Report
 from tests.api.conftest import snapshot
 from tests.play import make_users, started_game
@@ -129,7 +129,7 @@ def test_the_api_still_takes_bot_levels_and_open_seats(users):
 
 @pytest.mark.parametrize("entry", [{}, [], 0, False])
 def test_the_service_refuses_junk_bot_levels_from_any_edge(users, entry):
-    with pytest.raises(services.ServiceError, match="bot level"):
+    with pytest.raises(errors.ServiceError, match="bot level"):
         services.create_table(users[0], services.TableSettings(2, bots=(entry,)))
     assert not Game.objects.exists()
 

@@ -14,10 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken, User
-from games import ratelimit
 from games.models import Game, Report
 from tests.live.helpers import Sockets, run, session_cookie
 from tests.play import started_game
+from tests.reliability.conftest import forget_hits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +29,7 @@ def limit(settings, scope: str, rate: str, *idents) -> None:
     """Put the real limit `rate` back on `scope`, with a fresh count for each of `idents`."""
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, scope: rate}
     for ident in idents:
-        ratelimit.reset(scope, ident)
+        forget_hits(scope, ident)
 
 
 def assert_retry_after(response, at_most: int) -> None:

@@ -11,10 +11,11 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import ratelimit, services
+from games import services
 from tests.api.conftest import snapshot
 from tests.live.helpers import ORIGIN, Sockets, run, session_cookie
 from tests.play import seated_users, started_game
+from tests.reliability.conftest import forget_hits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -162,7 +163,7 @@ def tight_limits(settings, users):
     settings.RATE_LIMITS = {"action": "2/60", "api": "3/60"}
     for user in users:
         for scope in settings.RATE_LIMITS:
-            ratelimit.reset(scope, user.pk)
+            forget_hits(scope, user.pk)
 
 
 def test_api_calls_over_the_limit_get_429_with_retry_after(table, tight_limits):

@@ -37,7 +37,9 @@ def play_with_bots(game: Game, rng: random.Random, *, max_steps: int = 2000) -> 
             assert turns.play_due() == 1, f"the worker did not play seat {seat.position}"
             continue
         board = services.board_for(game, seat.user)
-        services.submit_action(game.pk, seat.user, rng.choice(board["legal_actions"]), game.version)
+        services.submit_action(
+            game.pk, seat.user, rng.choice(board["legal_actions"]), version=game.version
+        )
     raise AssertionError("the game did not finish")
 
 

@@ -47,7 +47,7 @@ def choose(forms, rng):
 def play_through_pages(game, clients, *, htmx: bool, rng: random.Random):
     """Play `game` to its end through the pages; returns every final page by viewer."""
     by_seat = {seat.position: clients[seat.user_id] for seat in game.seats.all()}
-    page_url, board_url = f"/games/{game.pk}/", f"/games/{game.pk}/board/"
+    page_url = f"/games/{game.pk}/"
     state = state_of(game)
     knowledge = Knowledge(game.num_players)
     knowledge.update(state)
@@ -57,10 +57,6 @@ def play_through_pages(game, clients, *, htmx: bool, rng: random.Random):
         browser = by_seat[seat]
         if seen and seen[0] == seat:
             html = seen[1]
-        elif htmx:
-            response = browser.get(board_url, **HTMX)
-            assert response.status_code == 200
-            html = response.content.decode()
         else:
             response = browser.get(page_url)
             assert response.status_code == 200

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from games import card_faces, presentation, rendering, services
+from games import card_faces, errors, presentation, rendering, services
 from games.engine import biblios, scoring
 from games.engine.cards import CARDS, CATEGORIES, CHURCH_DICE, category_name
 from games.models import Game, Seat
@@ -233,10 +233,10 @@ def test_rematch_copies_the_bot_seats(users, finished_game):
 
 
 def test_rematch_is_refused_to_outsiders_and_before_the_end(users, finished_game):
-    with pytest.raises(services.NotAllowed):
+    with pytest.raises(errors.NotAllowed):
         services.rematch(finished_game.pk, users[4])
     running = started_game(users, 2)
-    with pytest.raises(services.Conflict):
+    with pytest.raises(errors.Conflict):
         services.rematch(running.pk, users[0])
     assert not Game.objects.filter(status=Game.Status.OPEN).exists()
 
@@ -312,7 +312,7 @@ def test_the_live_region_carries_the_newest_log_line_and_is_fed_after_a_move(use
     assert announced.endswith(newest) and newest
 
     board = services.board_for(game, mover)
-    services.submit_action(game.pk, mover, board["legal_actions"][0], board["version"])
+    services.submit_action(game.pk, mover, board["legal_actions"][0], version=board["version"])
     game.refresh_from_db()
     pushed = rendering.board_html(game, mover, oob=True)
     log_region = pushed.rsplit('id="board-log"', 1)[1]  # the region swapped in, not the skeleton
@@ -346,7 +346,9 @@ def test_colour_is_never_the_only_signal_on_the_board(users):
     for _move in range(12):
         mover = seated_users(game)[biblios.to_act(game.engine_state())[0]]
         board = services.board_for(game, mover)
-        services.submit_action(game.pk, mover, rng.choice(board["legal_actions"]), board["version"])
+        services.submit_action(
+            game.pk, mover, rng.choice(board["legal_actions"]), version=board["version"]
+        )
         game.refresh_from_db()
     html = rendering.board_html(game, users[0], oob=False)
     faces = re.findall(r'<span class="card card-[^"]+" data-card="[^"]+".*?</span></span>', html)

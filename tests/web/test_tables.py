@@ -249,7 +249,7 @@ def test_unknown_invite_code_is_a_clear_404(users, clients):
 def test_private_table_is_only_for_players_and_invitees(users, clients):
     game = started_game(users, 2, private=True)
     for outsider in (clients[users[2].pk], clients[None]):
-        for url in (f"/games/{game.pk}/", f"/games/{game.pk}/board/", f"/games/{game.pk}/log/"):
+        for url in (f"/games/{game.pk}/", f"/games/{game.pk}/log/"):
             response = outsider.get(url)
             assert response.status_code == 403
             assert "private" in response.content.decode()
@@ -269,7 +269,7 @@ def test_private_table_cannot_be_joined_without_the_invite(users, clients):
 
 def test_no_spectators_means_403_for_everyone_but_the_players(users, clients):
     game = started_game(users, 2, spectators_allowed=False)
-    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/board/", f"/games/{game.pk}/log/"):
+    for url in (f"/games/{game.pk}/", f"/games/{game.pk}/log/"):
         response = clients[users[3].pk].get(url)
         assert response.status_code == 403
         assert "does not allow spectators" in response.content.decode()
@@ -277,7 +277,7 @@ def test_no_spectators_means_403_for_everyone_but_the_players(users, clients):
 
 
 def test_unknown_game_is_404(clients, users):
-    for url in ("/games/99999/", "/games/99999/board/", "/games/99999/log/"):
+    for url in ("/games/99999/", "/games/99999/log/"):
         assert clients[users[0].pk].get(url).status_code == 404
     assert clients[users[0].pk].post("/games/99999/join/").status_code == 404
     assert clients[users[0].pk].post("/games/99999/start/").status_code == 404

@@ -1,0 +1,212 @@
+"""Who may see, watch, join, play, chat at and read the record of a table: one rule, every door.
+
+Pages, htmx partials, both sockets, the JSON API, replays, the record export, the chat and the
+admin inspector all ask here, so no two doors can disagree. Nothing here reads a request: each
+door says who the visitor is (`user`, possibly anonymous) and whether they hold the table's
+invite (`holds_invite`: the web keeps the invite links a browser followed in its session under
+`INVITED_SESSION_KEY`; API and JSON-socket clients send the code as `?invite=<code>`).
+
+The rule, as a game site with private tables usually has it:
+
+- A public table shows to everyone. A private one shows only to its players, to whoever holds
+  its invite, and to staff (moderators follow reports to any table).
+- Its players always watch their own game. Anyone else watches a started game only where the
+  table shows to them and takes spectators: the invite of a private table is a spectator's
+  ticket only if spectators are allowed; otherwise only the players and staff watch (staff as
+  spectators, with no hidden card; every hand only by `sees_other_seats`).
+- Taking a free seat: any logged-in user at a public table, only invite holders at a private
+  one (staff too: moderating a table is not playing at it). Whether the table is still open
+  and has a free seat is the services' business (409), not access (403). Acting in a seat:
+  its player, while their account is active (whether the game runs is, again, the services').
+- Chat: players talk in the players' channel, watchers in the spectators'; everyone who reads
+  one reads both once the game is over. Posting needs a logged-in account.
+- A finished game's record (replay, export) is history: it reads wherever the table shows.
+  Before the end only those who may watch it read it (as their seat sees it), and staff who may
+  see other seats.
+- A banned (deactivated) account counts as an anonymous visitor everywhere.
+
+Callers that already know the user's seat pass it as `seat` (a socket looks it up once per
+game), saving a query per decision.
+"""
+
+import secrets
+from dataclasses import dataclass
+
+from django.utils.translation import gettext
+
+from games.models import ChatMessage, Game
+
+# The session key holding the ids of the games whose invite link a browser followed.
+INVITED_SESSION_KEY = "invited_games"
+
+_LOOK_UP = object()  # `seat` not given: read it from the database
+
+
+def holds_invite(game: Game, *, session=None, code=None) -> bool:
+    """Whether the visitor holds `game`'s invite: their web `session` followed its invite link,
+    or they present its invite `code` (compared in constant time)."""
+    if session is not None and game.pk in session.get(INVITED_SESSION_KEY, []):
+        return True
+    return isinstance(code, str) and secrets.compare_digest(
+        code.encode(), game.invite_code.encode()
+    )
+
+
+def remember_invite(session, game: Game) -> None:
+    """Note in a web session that its browser followed `game`'s invite link."""
+    followed = set(session.get(INVITED_SESSION_KEY, [])) | {game.pk}
+    session[INVITED_SESSION_KEY] = sorted(followed)
+
+
+def _person(user):
+    """`user` if it is a logged-in, active account; None for anonymous or banned visitors."""
+    active = getattr(user, "is_authenticated", False) and getattr(user, "is_active", False)
+    return user if active else None
+
+
+def _seat(game: Game, user, seat=_LOOK_UP) -> int | None:
+    person = _person(user)
+    if person is None:
+        return None
+    if seat is not _LOOK_UP:
+        return seat
+    return game.seats.filter(user=person).values_list("position", flat=True).first()
+
+
+def _staff(user) -> bool:
+    person = _person(user)
+    return person is not None and person.is_staff
+
+
+def _over(game: Game) -> bool:
+    return game.status in (Game.Status.FINISHED, Game.Status.ABORTED)
+
+
+# ------------------------------------------------------------------------------- seeing
+
+
+def may_see_table(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
+    """Whether the table shows to the visitor at all (its waiting room, its existence)."""
+    if not game.private or invited or _staff(user):
+        return True
+    return _seat(game, user, seat) is not None
+
+
+def watch_refusal(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> str | None:
+    """Why the visitor may not watch the game live (None: they may), in words for a refusal."""
+    if _seat(game, user, seat) is not None:
+        return None
+    if not may_see_table(game, user, invited=invited, seat=None):
+        return gettext("this table is private: use its invite link")
+    if not admits_spectator(game, user):
+        return gettext("this table does not allow spectators")
+    return None
+
+
+def admits_spectator(game: Game, user) -> bool:
+    """Whether the table lets `user` watch without a seat, privacy aside (the doors, which know
+    about invites, check that): it takes spectators, or `user` is staff."""
+    return game.spectators_allowed or _staff(user)
+
+
+def may_watch(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
+    """Whether the visitor may follow the game live: from their seat, or as a spectator."""
+    return watch_refusal(game, user, invited=invited, seat=seat) is None
+
+
+def see_refusal(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> str | None:
+    """Why the table's page (and its partials and socket) is closed to the visitor, or None:
+    before the start the waiting room shows wherever the table does, afterwards the board
+    only to those who may watch."""
+    if game.setup:
+        return watch_refusal(game, user, invited=invited, seat=seat)
+    if may_see_table(game, user, invited=invited, seat=seat):
+        return None
+    return gettext("this table is private: use its invite link")
+
+
+def may_see(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
+    """Whether the visitor may open the table's page: the waiting room, then the board."""
+    return see_refusal(game, user, invited=invited, seat=seat) is None
+
+
+# ------------------------------------------------------------------------------- acting
+
+
+def may_join(game: Game, user, *, invited: bool = False) -> bool:
+    """Whether the visitor may take a free seat (the table open, a seat free: see services)."""
+    return _person(user) is not None and (not game.private or invited)
+
+
+def may_play(game: Game, user, *, seat=_LOOK_UP) -> bool:
+    """Whether the visitor acts in a seat of this game: a seated, active account (whether the
+    game runs is the services' 409, whose turn it is the engine's)."""
+    return _seat(game, user, seat) is not None
+
+
+# --------------------------------------------------------------------------------- chat
+
+
+def chat_channels(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> list[str]:
+    """The chat channels the visitor reads, their own first (where they would post): players
+    and watchers apart while the game runs, so watchers cannot pass players hints."""
+    position = _seat(game, user, seat)
+    if not may_watch(game, user, invited=invited, seat=position):
+        return []
+    players, spectators = ChatMessage.Channel.PLAYERS, ChatMessage.Channel.SPECTATORS
+    own, other = (players, spectators) if position is not None else (spectators, players)
+    return [own, other] if _over(game) else [own]
+
+
+def may_chat(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
+    """Whether the visitor may post (to the first of their `chat_channels`); a mute is checked
+    by the chat service, under its lock."""
+    return _person(user) is not None and bool(chat_channels(game, user, invited=invited, seat=seat))
+
+
+# ------------------------------------------------------------------------------ records
+
+
+def sees_other_seats(game: Game, user) -> bool:
+    """Whether `user` may look through other seats' eyes at `game` (a seat's replay, every hand
+    open, the admin's inspector): staff may, but a moderator seated at a running game plays it
+    like everyone else, so only once it is over or when not seated at it."""
+    if not _staff(user):
+        return False
+    return game.status != Game.Status.ACTIVE or _seat(game, user) is None
+
+
+def record_refusal(game: Game, user, *, invited: bool = False) -> str | None:
+    """Why the visitor may not read the game's record (replay, export), or None."""
+    if game.status == Game.Status.FINISHED:
+        if may_see_table(game, user, invited=invited):
+            return None
+        return gettext("this table is private: use its invite link")
+    if sees_other_seats(game, user):
+        return None
+    return watch_refusal(game, user, invited=invited)
+
+
+def may_read_record(game: Game, user, *, invited: bool = False) -> bool:
+    """Whether the visitor may read the game's history: its replay, its exported record."""
+    return record_refusal(game, user, invited=invited) is None
+
+
+@dataclass(frozen=True)
+class ReplaySeats:
+    """The perspectives a replay may take for one visitor."""
+
+    own: int | None  # the visitor's own seat ("as I saw it"), if they played
+    others: tuple[int, ...]  # other seats whose eyes they may borrow (staff)
+    # Every replay may also show the board with hands open as far as the table learnt them.
+
+
+def replay_seats(game: Game, user) -> ReplaySeats | None:
+    """What `user` may replay `game` from (who may read it at all: `may_read_record`), or None
+    when they may not replay it: before the end only staff replay a game."""
+    staff = sees_other_seats(game, user)
+    if game.status != Game.Status.FINISHED and not staff:
+        return None
+    own = _seat(game, user)
+    others = tuple(seat for seat in range(game.num_players) if seat != own) if staff else ()
+    return ReplaySeats(own=own, others=others)

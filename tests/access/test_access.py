@@ -1,0 +1,358 @@
+"""Who may see, watch, play, chat at and read the record of a table (`games.access`).
+
+First the rule itself, as a table of cases asserted against `games.access`; then the same
+decisions through every door (page, log, chat, both sockets, the board API, the record API,
+the replay page), so the doors cannot drift apart again.
+"""
+
+import random
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.test import Client
+
+from accounts.models import ApiToken
+from games import access, errors, services
+from games.models import Game
+from tests.api.conftest import ApiClient
+from tests.live.conftest import own_channel_layer  # noqa: F401  (autouse fixture)
+from tests.live.helpers import TIMEOUT, Sockets, run
+from tests.play import play_to_end, started_game
+
+# ------------------------------------------------------------------------- the rule itself
+
+VISITORS = ("seated", "invited", "stranger", "anonymous", "staff", "banned")
+STATUSES = ("waiting", "running", "finished")
+
+# For each table and visitor: may_see, may_watch, may_play, may_chat, may_read_record, each for
+# a waiting, a running and a finished game (Y/N), then may_join. "invited" holds the invite
+# but has no seat; "banned" has a seat but a deactivated account; "staff" has neither seat nor
+# invite. (may_play and may_join are who may, whatever the status: that a game is not running
+# or a table not open is the services' 409.)
+RULE = """
+public  spectators  seated     YYY YYY YYY YYY YYY Y
+public  spectators  invited    YYY YYY NNN YYY YYY Y
+public  spectators  stranger   YYY YYY NNN YYY YYY Y
+public  spectators  anonymous  YYY YYY NNN NNN YYY N
+public  spectators  staff      YYY YYY NNN YYY YYY Y
+public  spectators  banned     YYY YYY NNN NNN YYY N
+public  none        seated     YYY YYY YYY YYY YYY Y
+public  none        invited    YNN NNN NNN NNN NNY Y
+public  none        stranger   YNN NNN NNN NNN NNY Y
+public  none        anonymous  YNN NNN NNN NNN NNY N
+public  none        staff      YYY YYY NNN YYY YYY Y
+public  none        banned     YNN NNN NNN NNN NNY N
+private spectators  seated     YYY YYY YYY YYY YYY N
+private spectators  invited    YYY YYY NNN YYY YYY Y
+private spectators  stranger   NNN NNN NNN NNN NNN N
+private spectators  anonymous  NNN NNN NNN NNN NNN N
+private spectators  staff      YYY YYY NNN YYY YYY N
+private spectators  banned     NNN NNN NNN NNN NNN N
+private none        seated     YYY YYY YYY YYY YYY N
+private none        invited    YNN NNN NNN NNN NNY Y
+private none        stranger   NNN NNN NNN NNN NNN N
+private none        anonymous  NNN NNN NNN NNN NNN N
+private none        staff      YYY YYY NNN YYY YYY N
+private none        banned     NNN NNN NNN NNN NNN N
+"""
+
+
+def rule_cases():
+    for line in RULE.strip().splitlines():
+        privacy, spectators, visitor, see, watch, play, chat, record, join = line.split()
+        for index, status in enumerate(STATUSES):
+            expected = {
+                "see": see[index],
+                "watch": watch[index],
+                "play": play[index],
+                "chat": chat[index],
+                "record": record[index],
+                "join": join,
+            }
+            yield pytest.param(
+                privacy == "private",
+                spectators == "spectators",
+                visitor,
+                status,
+                {name: flag == "Y" for name, flag in expected.items()},
+                id=f"{privacy}-{spectators}-{visitor}-{status}",
+            )
+
+
+@pytest.fixture
+def people(django_user_model):
+    make = django_user_model.objects.create_user
+    return {
+        "host": make("host", password="x"),
+        "seated": make("seated", password="x"),
+        "banned": make("banned", password="x"),
+        "invited": make("invited", password="x"),
+        "stranger": make("stranger", password="x"),
+        "staff": make("moderator", password="x", is_staff=True),
+    }
+
+
+def table_at(people, status: str, *, played_out: bool = True, **table) -> Game:
+    """A 3-seat table of host, seated and banned, waiting (full), running or finished.
+
+    `played_out=False` ends a running game by its status alone, for the rule's own cases (the
+    rule reads the status, not the board) without a playout per case.
+    """
+    players = [people["host"], people["seated"], people["banned"]]
+    if status == "waiting":
+        game = services.create_table(players[0], services.TableSettings(3, **table))
+        for player in players[1:]:
+            services.join_table(game.pk, player)
+    else:
+        game = started_game(players, 3, seed=3, **table)
+        if status == "finished" and played_out:
+            game = play_to_end(game, random.Random(3))
+        elif status == "finished":
+            Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    people["banned"].is_active = False
+    people["banned"].save(update_fields=["is_active"])
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("private, spectators, visitor, status, expected", list(rule_cases()))
+def test_the_rule(people, private, spectators, visitor, status, expected):
+    table = {"private": private, "spectators_allowed": spectators}
+    game = table_at(people, status, played_out=False, **table)
+    user = AnonymousUser() if visitor == "anonymous" else people[visitor]
+    invited = visitor == "invited"
+    decided = {
+        "see": access.may_see(game, user, invited=invited),
+        "watch": access.may_watch(game, user, invited=invited),
+        "play": access.may_play(game, user),
+        "chat": access.may_chat(game, user, invited=invited),
+        "record": access.may_read_record(game, user, invited=invited),
+        "join": access.may_join(game, user, invited=invited),
+    }
+    assert decided == expected
+    # Every channel read is one the visitor may watch from; the first is where they post.
+    channels = access.chat_channels(game, user, invited=invited)
+    assert bool(channels) == expected["watch"]
+
+
+def test_the_rule_table_covers_every_case():
+    cases = list(rule_cases())
+    assert len(cases) == 2 * 2 * len(VISITORS) * len(STATUSES)
+    assert len({case.id for case in cases}) == len(cases)
+
+
+@pytest.mark.django_db
+def test_chat_channels_keep_players_and_watchers_apart_until_the_end(people):
+    running = table_at(people, "running")
+    assert access.chat_channels(running, people["seated"]) == ["players"]
+    assert access.chat_channels(running, people["stranger"]) == ["spectators"]
+    finished = table_at(people, "finished", played_out=False)
+    assert access.chat_channels(finished, people["seated"]) == ["players", "spectators"]
+    assert access.chat_channels(finished, people["stranger"]) == ["spectators", "players"]
+
+
+@pytest.mark.django_db
+def test_replay_perspectives(people):
+    running = table_at(people, "running")
+    seat = services.seat_of(running, people["seated"])
+    assert access.replay_seats(running, people["seated"]) is None  # not over yet
+    assert access.replay_seats(running, people["stranger"]) is None
+    staff_view = access.replay_seats(running, people["staff"])
+    assert staff_view == access.ReplaySeats(own=None, others=(0, 1, 2))
+    finished = table_at(people, "finished", played_out=False)
+    assert access.replay_seats(finished, people["seated"]) == access.ReplaySeats(seat, ())
+    assert access.replay_seats(finished, people["stranger"]) == access.ReplaySeats(None, ())
+    assert access.replay_seats(finished, AnonymousUser()) == access.ReplaySeats(None, ())
+    # A moderator seated at a running game plays it like everyone else.
+    playing_moderator = started_game([people["staff"], people["stranger"]], 2, seed=4)
+    assert access.replay_seats(playing_moderator, people["staff"]) is None
+    assert not access.sees_other_seats(playing_moderator, people["staff"])
+
+
+@pytest.mark.django_db
+def test_the_invite_is_a_session_note_or_the_code(people):
+    game = table_at(people, "running", private=True)
+    session = {}
+    assert not access.holds_invite(game, session=session)
+    access.remember_invite(session, game)
+    assert access.holds_invite(game, session=session)
+    assert access.holds_invite(game, code=game.invite_code)
+    for wrong in ("", game.invite_code[:-1], None, ["list"]):
+        assert not access.holds_invite(game, code=wrong)
+
+
+# ---------------------------------------------------------------------- through every door
+
+
+class Visitor:
+    """One person at every door: a browser (which may follow the invite link), an API token,
+    and the invite code when they hold it."""
+
+    def __init__(self, user, game: Game, *, invited: bool):
+        self.user = user
+        self.browser = Client()
+        self.browser.force_login(user)
+        self.invite = game.invite_code if invited else None
+        if invited:
+            self.browser.get(f"/join/{game.invite_code}/")  # started: no seat, a look
+        _, self.token = ApiToken.issue(user, "tests")
+        self.api = ApiClient(self.token, user)
+
+    @property
+    def cookie(self) -> bytes:
+        name = settings.SESSION_COOKIE_NAME
+        return f"{name}={self.browser.cookies[name].value}".encode()
+
+    def query(self) -> str:
+        return f"?invite={self.invite}" if self.invite else ""
+
+
+def web_doors(game: Game, visitor: Visitor) -> dict:
+    """status codes of the page, the log and a chat post (an htmx partial) by `visitor`."""
+    chat = visitor.browser.post(
+        f"/games/{game.pk}/chat/", {"text": "hello"}, headers={"HX-Request": "true"}
+    )
+    return {
+        "page": visitor.browser.get(f"/games/{game.pk}/").status_code,
+        "log": visitor.browser.get(f"/games/{game.pk}/log/").status_code,
+        "chat": chat.status_code,
+    }
+
+
+def api_doors(game: Game, visitor: Visitor) -> dict:
+    return {
+        "api board": visitor.api.get(f"/api/games/{game.pk}{visitor.query()}").status_code,
+        "api record": visitor.api.get(f"/api/games/{game.pk}/record{visitor.query()}").status_code,
+    }
+
+
+def socket_doors(game: Game, visitor: Visitor) -> dict:
+    """Whether the page's socket and the JSON socket accept `visitor` (4403 if not)."""
+    sockets = Sockets()
+    found = {}
+
+    async def knock(name, path, **options):
+        socket = sockets.open(path, **options)
+        assert (await socket.connect(timeout=TIMEOUT))[0]
+        output = await socket.receive_output(timeout=TIMEOUT)
+        if output["type"] == "websocket.close":
+            assert output["code"] == 4403, output
+            found[name] = 403
+        else:
+            found[name] = 200
+
+    async def scenario():
+        await knock("html socket", f"/ws/games/{game.pk}/", cookie=visitor.cookie)
+        json_path = f"/ws/games/{game.pk}/?format=json&token={visitor.token}"
+        if visitor.invite:
+            json_path += f"&invite={visitor.invite}"
+        await knock("json socket", json_path)
+        await sockets.close_all()
+
+    run(scenario)
+    return found
+
+
+DOOR_CASES = [
+    # (table, visitor, admitted): one representative case per line of the rule.
+    pytest.param({"private": True}, "invited", True, id="private-invited"),
+    pytest.param({"private": True}, "stranger", False, id="private-stranger"),
+    pytest.param({"private": True}, "staff", True, id="private-staff"),
+    pytest.param({"spectators_allowed": False}, "stranger", False, id="no-spectators-stranger"),
+    pytest.param({"spectators_allowed": False}, "staff", True, id="no-spectators-staff"),
+    pytest.param(
+        {"private": True, "spectators_allowed": False},
+        "invited",
+        False,
+        id="private-no-spectators-invited",
+    ),
+    pytest.param({}, "stranger", True, id="public-stranger"),
+    pytest.param({"private": True}, "seated", True, id="private-seated"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("table, who, admitted", DOOR_CASES)
+def test_every_door_agrees_with_the_rule_on_a_running_game(people, table, who, admitted):
+    game = table_at(people, "running", **table)
+    visitor = Visitor(people[who], game, invited=who == "invited")
+    invited = who == "invited"
+    assert access.may_see(game, visitor.user, invited=invited) is admitted
+    assert access.may_chat(game, visitor.user, invited=invited) is admitted
+    assert access.may_read_record(game, visitor.user, invited=invited) is admitted
+    doors = {**web_doors(game, visitor), **api_doors(game, visitor)}
+    doors.update(socket_doors(game, visitor))
+    assert doors == dict.fromkeys(doors, 200 if admitted else 403)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "table, who, admitted",
+    [
+        pytest.param({"private": True}, "invited", True, id="private-invited"),
+        pytest.param({"private": True}, "stranger", False, id="private-stranger"),
+        pytest.param({"spectators_allowed": False}, "stranger", True, id="no-spectators"),
+    ],
+)
+def test_the_replay_and_the_record_agree_on_a_finished_game(people, table, who, admitted):
+    game = table_at(people, "finished", **table)
+    visitor = Visitor(people[who], game, invited=who == "invited")
+    assert access.may_read_record(game, visitor.user, invited=who == "invited") is admitted
+    replay = visitor.browser.get(f"/games/{game.pk}/replay/?as=open")
+    record = visitor.api.get(f"/api/games/{game.pk}/record{visitor.query()}")
+    expected = 200 if admitted else 403
+    assert (replay.status_code, record.status_code) == (expected, expected)
+
+
+@pytest.mark.django_db
+def test_an_invite_holder_watches_a_private_game_on_the_web_and_through_the_api_alike(
+    people,
+):
+    """The web let an invite-link holder watch a private game while the API showed it only to
+    its players: the invite code now opens the API's board and record too."""
+    game = table_at(people, "running", private=True)
+    watcher = people["invited"]
+    browser = Client()
+    browser.force_login(watcher)
+    browser.get(f"/join/{game.invite_code}/")
+    assert browser.get(f"/games/{game.pk}/").status_code == 200
+    _, token = ApiToken.issue(watcher, "tests")
+    api = ApiClient(token, watcher)
+    board = api.get(f"/api/games/{game.pk}?invite={game.invite_code}")
+    assert board.status_code == 200, board.data
+    assert board.data["seat"] is None and board.data["view"]["hand"] is None
+    assert api.get(f"/api/games/{game.pk}/record?invite={game.invite_code}").status_code == 200
+    # Without the code, or with a wrong one, the API still refuses.
+    assert api.get(f"/api/games/{game.pk}").status_code == 403
+    assert api.get(f"/api/games/{game.pk}?invite=nope").status_code == 403
+
+
+@pytest.mark.django_db
+def test_an_invite_code_joins_a_private_table_through_the_api_body_or_query(people):
+    game = services.create_table(people["host"], services.TableSettings(3, private=True))
+    joiner, other = people["invited"], people["stranger"]
+    apis = {user: ApiClient(ApiToken.issue(user, "tests")[1], user) for user in (joiner, other)}
+    assert apis[other].post(f"/api/tables/{game.pk}/join").status_code == 403
+    assert (
+        apis[joiner].post(f"/api/tables/{game.pk}/join?invite={game.invite_code}").status_code
+        == 200
+    )
+    assert (
+        apis[other]
+        .post(f"/api/tables/{game.pk}/join", {"invite_code": game.invite_code})
+        .status_code
+        == 200
+    )
+
+
+@pytest.mark.django_db
+def test_a_banned_player_can_no_longer_act_in_their_seat(people):
+    """Every door already turns a deactivated account away (log-in, tokens, sockets); the
+    service layer now refuses its moves too, so no door can forget to."""
+    game = table_at(people, "running")
+    banned = people["banned"]
+    with pytest.raises(errors.NotAllowed):
+        services.leave_game(game.pk, banned)
+    assert not game.seats.get(user=banned).bot_level
