@@ -230,12 +230,18 @@ def take_seat_back(request, game_id: int):
 
 # ------------------------------------------------------------------------------- moves
 
+# Sent by board.js with a move while the page's own socket is open: its push brings the board.
+LIVE_SOCKET_HEADER = "X-Board-Socket"
+
 
 def act(request, game_id: int):
     """Play one action from a board form.
 
     htmx gets the re-rendered board with a message region and the service's status (the game
-    page tells htmx to swap 4xx answers too); a plain POST gets a message and a redirect.
+    page tells htmx to swap 4xx answers too); a plain POST gets a message and a redirect. A
+    move made from a page whose socket is open (board.js says so in `LIVE_SOCKET_HEADER`) is
+    answered 204: the push after the commit brings that socket the mover's board, as it brings
+    every other seat theirs, so the board is rendered once per move and reader.
     """
     if request.method != "POST":
         return redirect(_game_url(game_id))

@@ -6,7 +6,10 @@
  *   in localStorage),
  * - copies the newest log line into the page's polite live region for screen readers,
  * - gives focus back to the control I was on (or to my next decision) when the swap removed it,
- * - marks cards that just arrived so CSS can ease them in.
+ * - marks cards that just arrived so CSS can ease them in,
+ * - tells the server, with each move, when this page's socket is open: the socket's push then
+ *   brings the new board and the move's answer is an empty 204 (games/views.py `act`), so the
+ *   board is drawn once per move; with the socket closed, the answer is the board.
  */
 (function () {
   "use strict";
@@ -179,6 +182,36 @@
   });
   ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:wsAfterMessage"].forEach(function (name) {
     document.body.addEventListener(name, scheduleAfterUpdate);
+  });
+
+  var socket = null; // the ws extension's socket wrapper, while it is open
+  live.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
+  });
+  live.addEventListener("htmx:wsClose", function () {
+    socket = null;
+  });
+  function isMoveForm(elt) {
+    return elt && elt.closest && elt.closest("#board-actions");
+  }
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    if (socket && isMoveForm(event.detail.elt)) {
+      event.detail.headers["X-Board-Socket"] = "open";
+    }
+  });
+  // A move answered 204 waits for its push; a push lost on the way (the server logs a hint it
+  // could not send) must not leave the board stale, so after a while the page asks for it.
+  var PUSH_WAIT_MS = 3000;
+  function boardVersion() {
+    var board = document.getElementById("board");
+    return board ? board.dataset.version : "";
+  }
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr.status !== 204 || !isMoveForm(event.detail.elt)) return;
+    var before = boardVersion();
+    window.setTimeout(function () {
+      if (socket && boardVersion() === before) socket.send(JSON.stringify({ type: "resync" }));
+    }, PUSH_WAIT_MS);
   });
 
   showSoundToggle();

@@ -39,6 +39,14 @@ class Player:
         self.context.on("request", lambda request: self.requested.append(request.url))
         self.context.on("page", self._watch_sockets)
         self._watch_sockets(self.page)
+        # The status of every move's answer: 204 while the page's socket is open (its push
+        # brings the board), the board itself (200) otherwise.
+        self.move_answers: list[int] = []
+        self.context.on("response", self._note_move_answer)
+
+    def _note_move_answer(self, response) -> None:
+        if response.url.endswith("/act/"):
+            self.move_answers.append(response.status)
 
     def _watch_sockets(self, page) -> None:
         page.on("websocket", lambda socket: self.requested.append(socket.url))

@@ -56,6 +56,9 @@ def test_players_play_a_whole_game_live_in_their_own_browsers(
         header = player.page.inner_text("#board-score table thead")
         assert all(p.display_name in header for p in players), header
     assert {"bid", "pay"} <= kinds, f"the game never went through an auction purchase: {kinds}"
+    # Each mover's board was drawn once, by its socket's push: no move answer carried it too.
+    answers = [status for player in players for status in player.move_answers]
+    assert answers and set(answers) == {204}, answers
     if last_by_keyboard:
         assert players[-1].tab_presses, "the keyboard player never moved"
 
