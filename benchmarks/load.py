@@ -790,6 +790,7 @@ class Load:
 
     def __init__(self, urls, tokens, args, worker_cpu=lambda: 0.0, logins=None):
         self.urls, self.args, self.worker_cpu = urls, args, worker_cpu
+        self.logins = logins
         self.rng = random.Random(args.seed)
         self.counts = Counts()
         players = args.players
@@ -964,16 +965,7 @@ async def run_load(
 
     step = await load.play(args.interval, args.duration, during)
     await load.close()
-    return {
-        "games": args.games,
-        "players": args.players,
-        "workers": len(urls),
-        "html": bool(logins),
-        "setup_s": load.setup_seconds,
-        "floor_ms_idle": percentiles(floor),
-        **step,
-        "accepted": load.accepted(),
-    }
+    return {**run_facts(load, args), "floor_ms_idle": percentiles(floor), **step}
 
 
 async def find_capacity(urls, tokens, args, worker_cpu=lambda: 0.0, logins=None) -> dict:
@@ -1001,14 +993,21 @@ async def find_capacity(urls, tokens, args, worker_cpu=lambda: 0.0, logins=None)
         rate += args.rate_step
     await load.close()
     return {
-        "games": args.games,
-        "players": args.players,
-        "workers": len(urls),
-        "html": bool(logins),
-        "setup_s": load.setup_seconds,
+        **run_facts(load, args),
         "target_p95_ms": args.target_p95,
         "steps": steps,
         "held": held,
+    }
+
+
+def run_facts(load, args) -> dict:
+    """What every run reports about itself: its games, sockets, workers, setup and moves."""
+    return {
+        "games": args.games,
+        "players": args.players,
+        "workers": len(load.urls),
+        "html": bool(load.logins),
+        "setup_s": load.setup_seconds,
         "accepted": load.accepted(),
     }
 
