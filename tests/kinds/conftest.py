@@ -9,9 +9,20 @@ from dataclasses import dataclass
 
 import pytest
 
+from games import bots
 from games.engine import biblios
+from games.services import STAND_IN_LEVEL
 
 ENGINES = {"biblios": biblios}
+
+
+def biblios_fallback(view: dict, memory: dict, rng: random.Random) -> dict:
+    """What plays a Biblios seat whose player timed out or left (the turn worker's stand-in)."""
+    return bots.choose(STAND_IN_LEVEL, view, memory, rng)
+
+
+# Per kind: the fallback bot, `(view, memory, rng) -> action`, and a new memory for a seat.
+FALLBACKS = {"biblios": (biblios_fallback, bots.new_memory, bots.observe)}
 
 MAX_MOVES = 5_000  # a random game longer than this never ends
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import protocol
 
-from .conftest import ENGINES, engine_tables
+from .conftest import ENGINES, FALLBACKS, engine_tables
 
 EVERY_TABLE = pytest.mark.parametrize("played", engine_tables(), indirect=True)
 SAMPLED = 12  # states per game checked for non-interference, besides the first and last
@@ -144,3 +144,22 @@ def test_public_moves_and_open_hands(played):
         spectator = engine.view(states[step], None)
         json.dumps(opened)
         assert {key: opened[key] for key in spectator} == spectator
+
+
+@EVERY_TABLE
+def test_the_fallback_bot_always_has_a_legal_move(played):
+    """The bot that plays timeouts and leavers decides from the seat's view and the events that
+    seat saw, as the turn worker feeds it, and what it plays is legal, at sampled decisions."""
+    slug = next(slug for slug, engine in ENGINES.items() if engine is played.engine)
+    decide, new_memory, observe = FALLBACKS[slug]
+    engine, rng = played.engine, random.Random(played.players)
+    decisions = [i for i, state in enumerate(played.states) if engine.to_act(state)]
+    for index in sorted(rng.sample(decisions, min(SAMPLED, len(decisions)))):
+        state = played.states[index]
+        seat = engine.to_act(state)[0]
+        memory = new_memory(seat, played.players)
+        for version, earlier in enumerate(played.states[: index + 1]):
+            observe(memory, {"version": version, "events": engine.events_for(earlier, seat)})
+        action = decide(engine.view(state, seat), memory, rng)
+        assert action in engine.legal_actions(state, seat), (index, seat, action)
+        engine.apply_action(state, seat, action)

@@ -160,9 +160,10 @@ def test_another_players_token_cannot_play_the_actors_turn(table):
 
 @pytest.fixture
 def tight_limits(settings, users):
-    settings.RATE_LIMITS = {"action": "2/60", "api": "3/60"}
+    # The other scopes keep the test settings' values: a page these tests load may count them.
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "action": "2/60", "api": "3/60"}
     for user in users:
-        for scope in settings.RATE_LIMITS:
+        for scope in ("action", "api"):
             forget_hits(scope, user.pk)
 
 
