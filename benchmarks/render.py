@@ -27,7 +27,7 @@ from benchmarks.load import create_players, setup_database, site_env
 def mid_game(moves: int, seed: int):
     """A started game of four played `moves` random legal moves, and its players by seat."""
     from accounts.models import User
-    from games import services
+    from games import selectors, services
     from games.engine import biblios
     from games.models import Game
 
@@ -44,7 +44,7 @@ def mid_game(moves: int, seed: int):
     for _ in range(moves):
         game.refresh_from_db()
         seat = biblios.to_act(game.engine_state())[0]
-        board = services.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, by_seat[seat])
         services.submit_action(
             game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
         )

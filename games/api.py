@@ -2,7 +2,7 @@
 
 Authentication, the method check and the JSON answers, errors included, are
 `games.api_protocol`'s `api_view`. Edges stay thin: tables and moves change only through
-`games.services`, and every board sent is `services.board_for` (the engine's `view` for the
+`games.services`, and every board sent is `selectors.board_for` (the engine's `view` for the
 caller's seat, or a spectator's).
 """
 
@@ -91,7 +91,7 @@ def _board(request, game: Game) -> dict | None:
     refusal = access.see_refusal(game, request.user, invited=_invited(request, game), seat=seat)
     if refusal is not None:
         raise errors.NotAllowed(refusal)
-    return services.board_for(game, request.user) if game.state else None
+    return selectors.board_for(game, request.user) if game.state else None
 
 
 # --------------------------------------------------------------------------------- tables
@@ -199,13 +199,13 @@ def game_actions(request, game_id: int):
             stale.status,
             version=current.version,
             status=current.status,
-            view=services.board_for(current, request.user),
+            view=selectors.board_for(current, request.user),
         )
     return JsonResponse(
         {
             "version": played.version,
             "status": played.status,
-            "view": services.board_for(played, request.user),
+            "view": selectors.board_for(played, request.user),
         }
     )
 

@@ -23,7 +23,7 @@ from django.template.loader import render_to_string
 from accounts import credentials
 from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
-from games import access, broadcast, errors, presence, ratelimit, rendering, services
+from games import access, broadcast, errors, presence, ratelimit, rendering, selectors, services
 from games.models import Game
 
 CLOSE_BAD_FRAMES = 4400
@@ -246,7 +246,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             frame = {
                 "version": game.version,
                 "status": game.status,
-                "view": services.seat_board(game, self.position) if game.setup else None,
+                "view": selectors.seat_board(game, self.position) if game.setup else None,
                 "connected": sorted(connected),
             }
             return key, json.dumps(frame)
@@ -332,7 +332,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         Also notes whether this user is seated now, which decides if presence is announced.
         """
         if not self.position_final:
-            self.position = services.seat_of(game, self.user)
+            self.position = selectors.seat_of(game, self.user)
             # Seats are compacted at the start and never move afterwards (a bot taking over
             # changes who plays a seat, not whose it is), so one look-up serves every push.
             self.position_final = game.status != Game.Status.OPEN

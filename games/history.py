@@ -13,7 +13,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games import selectors, services
+from games import selectors
 from games.engine import biblios
 from games.forms import player_count_choices
 from games.models import Game, Move, Seat
@@ -195,7 +195,7 @@ def game_record(game: Game, user) -> dict:
     }
     if game.status == Game.Status.FINISHED:
         complete = getattr(user, "is_staff", False)
-        reader = services.seat_of(game, user)
+        reader = selectors.seat_of(game, user)
         moves = Move.objects.filter(game=game).order_by("seq")
         record.update(
             complete=complete,
@@ -214,9 +214,9 @@ def game_record(game: Game, user) -> dict:
             result=game.result,
         )
         return record
-    view = services.board_for(game, user) if game.setup else None
+    view = selectors.board_for(game, user) if game.setup else None
     record.update(
-        seat=view["seat"] if view else services.seat_of(game, user),
+        seat=view["seat"] if view else selectors.seat_of(game, user),
         view=view,
         events=[
             {"seq": seq, "events": events}

@@ -1,6 +1,6 @@
 """HTML for the game pages, shared by the views and the live (WebSocket) pushes.
 
-Everything is rendered from `services.board_for` (the seat's own `view`), so a page or a pushed
+Everything is rendered from `selectors.board_for` (the seat's own `view`), so a page or a pushed
 fragment can only carry what that seat may know. With `oob=True` each region comes out as a
 top-level element with `hx-swap-oob="true"`: a WebSocket message of concatenated regions lets
 htmx swap each one by id, while the element owning the socket stays outside every region.
@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from games import access, chat, presentation, selectors, services
+from games import access, chat, presentation, selectors
 from games.engine.cards import CATEGORIES, KIND
 from games.models import Game
 from games.names import category_label, dice_list, gold_label
@@ -44,7 +44,7 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     `connected` is the set of seats with a live connection, or None when unknown (then no
     presence is shown). Raises `errors.NotAllowed` for spectators at a closed table.
     """
-    view = services.board_for(game, user)
+    view = selectors.board_for(game, user)
     seats = list(game.seats.select_related("user"))
     context = view_context(game, view, selectors.seat_names(game, seats), connected=connected)
     context["message"] = message
@@ -64,7 +64,7 @@ def chat_context(game: Game, user, *, invited: bool = False, error: str = "") ->
     One context for the page (`{% chat_panel %}`), a post's htmx answer and the live push;
     `invited`: the user holds the table's invite (what that allows: `games.access`).
     """
-    seat = services.seat_of(game, user)
+    seat = selectors.seat_of(game, user)
     channels = access.chat_channels(game, user, invited=invited, seat=seat)
     seated = seat is not None
     return {
@@ -135,7 +135,7 @@ def view_context(game: Game, view: dict, names: list[str], *, connected=None) ->
 
 def log_context(game: Game, user) -> dict:
     """The whole game log for `user`'s seat (or a spectator), checked like the board."""
-    seat = services.board_for(game, user)["seat"] if game.setup else None
+    seat = selectors.board_for(game, user)["seat"] if game.setup else None
     return {
         "game": game,
         "names": selectors.seat_names(game),
@@ -163,7 +163,7 @@ def board_html(
 
 def players_html(game: Game, user, *, connected) -> str:
     """Only the players region, as an oob swap: enough when somebody connects or leaves."""
-    view = services.board_for(game, user)
+    view = selectors.board_for(game, user)
     seats = list(game.seats.select_related("user"))
     players = _players(view, selectors.seat_names(game, seats), connected)
     _mark_bots(players, seats)

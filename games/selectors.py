@@ -1,6 +1,6 @@
 """Read-only queries and view-derived data for the game pages.
 
-Everything here is built from `services.board_for` (the seat's `view`) or from `events_for`
+Everything here is built from `board_for` (the seat's `view`) or from `events_for`
 while replaying the move log, never from the raw state, so a page cannot show what its seat
 may not know.
 """
@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db.models import Count
 from django.utils.translation import gettext
 
+from games import access, errors
 from games.engine import biblios
 from games.engine.cards import CATEGORIES, CATEGORY, KIND, LETTER, VALUE, letter_rank
 from games.models import Game, Seat
@@ -168,3 +169,32 @@ def rematch_offer(game: Game) -> Game | None:
     if new_game_id is None:
         return None
     return Game.objects.filter(pk=new_game_id, status=Game.Status.OPEN).first()
+
+
+# ---------------------------------------------------------------------------- boards
+
+
+def seat_of(game: Game, user) -> int | None:
+    """The engine seat of `user` at `game`, or None."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return game.seats.filter(user=user).values_list("position", flat=True).first()
+
+
+def board_for(game: Game, user) -> dict:
+    """What `user` may see of `game` now: their seat's view, or a spectator's (R22).
+
+    The doors ask `games.access` first (they know about invites); this still refuses a
+    spectator's board where the table admits none, so no caller can skip that.
+    """
+    position = seat_of(game, user)
+    if position is None and not access.admits_spectator(game, user):
+        raise errors.NotAllowed(gettext("this table does not allow spectators"))
+    return seat_board(game, position)
+
+
+def seat_board(game: Game, position: int | None) -> dict:
+    """The board of seat `position` (None: a spectator's), for a caller that has asked
+    `games.access` already and knows the user's seat (a socket remembers it once the game has
+    started, saving a query per push)."""
+    return biblios.view(game.engine_state(), position)

@@ -65,13 +65,6 @@ def _locked(game_id: int) -> Game:
         raise NotFound(f"there is no game {game_id}") from None
 
 
-def seat_of(game: Game, user) -> int | None:
-    """The engine seat of `user` at `game`, or None."""
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return game.seats.filter(user=user).values_list("position", flat=True).first()
-
-
 def _seat_row(game: Game, user) -> Seat | None:
     if not getattr(user, "is_authenticated", False):
         return None
@@ -489,28 +482,6 @@ def _after_commit(game: Game, *, lobby: bool) -> None:
     transaction.on_commit(lambda: broadcast.game_changed(game_id, version))
     if lobby:
         transaction.on_commit(broadcast.lobby_changed)
-
-
-# ---------------------------------------------------------------------------- reading
-
-
-def board_for(game: Game, user) -> dict:
-    """What `user` may see of `game` now: their seat's view, or a spectator's (R22).
-
-    The doors ask `games.access` first (they know about invites); this still refuses a
-    spectator's board where the table admits none, so no caller can skip that.
-    """
-    position = seat_of(game, user)
-    if position is None and not access.admits_spectator(game, user):
-        raise NotAllowed(gettext("this table does not allow spectators"))
-    return seat_board(game, position)
-
-
-def seat_board(game: Game, position: int | None) -> dict:
-    """The board of seat `position` (None: a spectator's), for a caller that has asked
-    `games.access` already and knows the user's seat (a socket remembers it once the game has
-    started, saving a query per push)."""
-    return biblios.view(game.engine_state(), position)
 
 
 # ---------------------------------------------------------------------------- rematch

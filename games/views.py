@@ -126,7 +126,7 @@ def invite(request, invite_code: str):
     access.remember_invite(request.session, game)
     if not request.user.is_authenticated:
         return redirect(f"{reverse('accounts:login')}?next={request.path}")
-    if services.seat_of(game, request.user) is None:
+    if selectors.seat_of(game, request.user) is None:
         try:
             services.join_by_invite(invite_code, request.user)
         except errors.ServiceError as refusal:

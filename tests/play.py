@@ -2,7 +2,7 @@
 
 import random
 
-from games import services
+from games import selectors, services
 from games.engine import biblios
 from games.models import Game
 
@@ -42,6 +42,6 @@ def play_to_end(game: Game, rng: random.Random) -> Game:
         if game.status != Game.Status.ACTIVE:
             return game
         seat = biblios.to_act(game.engine_state())[0]
-        board = services.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, by_seat[seat])
         action = rng.choice(board["legal_actions"])
         services.submit_action(game.pk, by_seat[seat], action, version=board["version"])

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.models import ApiToken
-from games import access, errors, services
+from games import access, errors, selectors, services
 from games.models import Game
 from tests.api.conftest import ApiClient
 from tests.live.conftest import own_channel_layer  # noqa: F401  (autouse fixture)
@@ -156,7 +156,7 @@ def test_chat_channels_keep_players_and_watchers_apart_until_the_end(people):
 @pytest.mark.django_db
 def test_replay_perspectives(people):
     running = table_at(people, "running")
-    seat = services.seat_of(running, people["seated"])
+    seat = selectors.seat_of(running, people["seated"])
     assert access.replay_seats(running, people["seated"]) is None  # not over yet
     assert access.replay_seats(running, people["stranger"]) is None
     staff_view = access.replay_seats(running, people["staff"])

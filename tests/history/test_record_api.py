@@ -6,7 +6,7 @@ import random
 import pytest
 
 from accounts.models import ApiToken
-from games import services
+from games import selectors, services
 from games.engine import biblios
 from games.models import Game
 from tests.api.conftest import ApiClient
@@ -52,7 +52,7 @@ def test_a_running_record_holds_only_what_the_seat_knows(users):
     for _ in range(60):
         game.refresh_from_db()
         seat = biblios.to_act(game.engine_state())[0]
-        board = services.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, by_seat[seat])
         services.submit_action(
             game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
         )

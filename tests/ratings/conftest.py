@@ -5,7 +5,7 @@ import random
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import selectors, services
 from games.engine import biblios
 from games.models import Game, Seat
 from tests.play import seated_users, started_game
@@ -34,7 +34,7 @@ def play_until_last_move(game: Game, rng: random.Random) -> tuple:
         game.refresh_from_db()
         state = game.engine_state()
         seat = biblios.to_act(state)[0]
-        board = services.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, by_seat[seat])
         action = rng.choice(board["legal_actions"])
         if biblios.apply_action(state, seat, action).phase == "over":
             return by_seat[seat], action, board["version"]

@@ -19,7 +19,7 @@ from django.urls.resolvers import RoutePattern
 
 from accounts.forms import SignUpForm, TokenCreateForm, TokenRevokeForm
 from accounts.models import ApiToken, User
-from games import services
+from games import selectors
 from games.consumers import MAX_BAD_FRAMES
 from games.engine import biblios
 from games.forms import ChatForm, ReportForm, TableForm
@@ -110,8 +110,8 @@ def game(users):
 
 def the_actor(game):
     seats = seated_users(game)
-    seat = services.board_for(game, seats[0])["to_act"][0]
-    return seats[seat], services.board_for(game, seats[seat])
+    seat = selectors.board_for(game, seats[0])["to_act"][0]
+    return seats[seat], selectors.board_for(game, seats[seat])
 
 
 @pytest.mark.django_db

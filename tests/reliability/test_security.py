@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import services
+from games import selectors
 from tests.api.conftest import snapshot
 from tests.live.helpers import ORIGIN, Sockets, run, session_cookie
 from tests.play import seated_users, started_game
@@ -29,9 +29,9 @@ def table(users):
     """A started two-player game, its players by role, and its current board for the actor."""
     game = started_game(users, 2, seed=4)
     seats = seated_users(game)
-    actor_seat = services.board_for(game, seats[0])["to_act"][0]
+    actor_seat = selectors.board_for(game, seats[0])["to_act"][0]
     actor, waiting = seats[actor_seat], seats[1 - actor_seat]
-    board = services.board_for(game, actor)
+    board = selectors.board_for(game, actor)
     return game, actor, waiting, users[3], board
 
 

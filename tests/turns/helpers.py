@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import services, turns
+from games import selectors, services, turns
 from games.engine import biblios
 from games.models import Game
 
@@ -36,7 +36,7 @@ def play_with_bots(game: Game, rng: random.Random, *, max_steps: int = 2000) -> 
         if seat.bot_level:
             assert turns.play_due() == 1, f"the worker did not play seat {seat.position}"
             continue
-        board = services.board_for(game, seat.user)
+        board = selectors.board_for(game, seat.user)
         services.submit_action(
             game.pk, seat.user, rng.choice(board["legal_actions"]), version=game.version
         )

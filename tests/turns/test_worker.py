@@ -82,7 +82,7 @@ def test_a_bot_whose_turn_it_was_plays_after_a_restart(people):
     game = bot_table(people[0], ["scholar", "scholar"], seed=2)
     while not acting_seat(game).bot_level:
         seat = acting_seat(game)
-        board = services.board_for(game, seat.user)
+        board = selectors.board_for(game, seat.user)
         services.submit_action(game.pk, seat.user, board["legal_actions"][0], version=game.version)
     game.refresh_from_db()
     version, due_at = game.version, game.due_at
@@ -102,13 +102,13 @@ def test_the_bots_memory_is_its_own_seats_log(people, monkeypatch):
         if seat.bot_level:
             turns.play_due()
         else:
-            board = services.board_for(game, seat.user)
+            board = selectors.board_for(game, seat.user)
             services.submit_action(
                 game.pk, seat.user, board["legal_actions"][-1], version=game.version
             )
     while not acting_seat(game).bot_level:
         seat = acting_seat(game)
-        board = services.board_for(game, seat.user)
+        board = selectors.board_for(game, seat.user)
         services.submit_action(game.pk, seat.user, board["legal_actions"][0], version=game.version)
     game.refresh_from_db()
     bot = acting_seat(game).position

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from games import card_faces, errors, presentation, rendering, services
+from games import card_faces, errors, presentation, rendering, selectors, services
 from games.engine import biblios, scoring
 from games.engine.cards import CARDS, CATEGORIES, CHURCH_DICE, category_name
 from games.models import Game, Seat
@@ -311,7 +311,7 @@ def test_the_live_region_carries_the_newest_log_line_and_is_fed_after_a_move(use
     newest = text_of(page.split("data-announce>", 1)[1].split("</p>", 1)[0])
     assert announced.endswith(newest) and newest
 
-    board = services.board_for(game, mover)
+    board = selectors.board_for(game, mover)
     services.submit_action(game.pk, mover, board["legal_actions"][0], version=board["version"])
     game.refresh_from_db()
     pushed = rendering.board_html(game, mover, oob=True)
@@ -320,7 +320,7 @@ def test_the_live_region_carries_the_newest_log_line_and_is_fed_after_a_move(use
     fed = log_region.split("data-announce>", 1)[1].split("</p>", 1)[0]
     first_line = log_region.split("<li>", 1)[1].split("</li>", 1)[0]
     assert text_of(fed) == text_of(first_line)
-    drawn = services.board_for(game, mover)["gift"]["drawing"]  # the newest event: the next draw
+    drawn = selectors.board_for(game, mover)["gift"]["drawing"]  # the newest event: the next draw
     assert f'data-card="{drawn}"' in fed
 
 
@@ -345,7 +345,7 @@ def test_colour_is_never_the_only_signal_on_the_board(users):
     rng = random.Random(13)
     for _move in range(12):
         mover = seated_users(game)[biblios.to_act(game.engine_state())[0]]
-        board = services.board_for(game, mover)
+        board = selectors.board_for(game, mover)
         services.submit_action(
             game.pk, mover, rng.choice(board["legal_actions"]), version=board["version"]
         )
