@@ -11,3 +11,13 @@ def default_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def empty_cache():
+    """Rate-limit counts in Redis outlive a run (some windows last a day), so a second run
+    would start over its limits; each test process has a Redis database of its own
+    (biblios_site/settings_test.py), which it empties first."""
+    from django.core.cache import cache
+
+    cache.clear()
