@@ -48,7 +48,7 @@ def same_origin(scope) -> bool:
         if origin == f"{request.scheme}://{request.get_host()}".lower():
             return True
     except DisallowedHost:
-        pass
+        pass  # not this site's host; a trusted origin (below) may still name it
     try:
         return _trusted(origin)
     except ValueError:  # not a URL at all

@@ -107,18 +107,25 @@ def test_a_token_gone_without_a_close_message_cannot_act(users, frame):
     game = started_game(users, 2, seed=1)
     mover, action, version = next_move(game, random.Random(1))
     token, raw = ApiToken.issue(mover)
+    end_token = ApiToken.objects.filter(pk=token.pk).delete
+    frame = {"action": action, "version": version} if frame == "move" else {"type": "resync"}
+    assert_refused_once_ended(f"/ws/games/{game.pk}/?format=json", bearer(raw), end_token, frame)
+    assert moves(game) == version
+
+
+def assert_refused_once_ended(path: str, credential: dict, end, frame: dict) -> None:
+    """A socket opened with `credential`, which `end()` then ends with no close message sent:
+    the socket's next `frame` closes it 4401."""
     sockets = Sockets()
 
     async def scenario():
-        socket, _ = await sockets.connect(f"/ws/games/{game.pk}/?format=json", **bearer(raw))
-        await database_sync_to_async(ApiToken.objects.filter(pk=token.pk).delete)()
-        sent = {"action": action, "version": version} if frame == "move" else {"type": "resync"}
-        await socket.send_json_to(sent)
+        socket, _ = await sockets.connect(path, **credential)
+        await database_sync_to_async(end)()
+        await socket.send_json_to(frame)
         assert await closed_with(socket) == UNAUTHENTICATED
         await sockets.close_all()
 
     run(scenario)
-    assert moves(game) == version
 
 
 def test_logging_out_closes_that_sessions_page_socket_only(users):
@@ -165,15 +172,11 @@ def test_an_ended_session_cannot_act_on_its_page_socket(users, how, frame):
     mover, action, version = next_move(game, random.Random(1))
     browser, cookie = logged_in(mover)
     session_key = browser.session.session_key
-    sockets = Sockets()
-
-    async def scenario():
-        socket, _ = await sockets.connect(f"/ws/games/{game.pk}/", cookie=cookie)
-        await database_sync_to_async(end_session)(how, session_key, mover)
-        sent = {"action": action, "version": version} if frame == "move" else {"type": "resync"}
-        await socket.send_json_to(sent)
-        assert await closed_with(socket) == UNAUTHENTICATED
-        await sockets.close_all()
-
-    run(scenario)
+    frame = {"action": action, "version": version} if frame == "move" else {"type": "resync"}
+    assert_refused_once_ended(
+        f"/ws/games/{game.pk}/",
+        {"cookie": cookie},
+        lambda: end_session(how, session_key, mover),
+        frame,
+    )
     assert moves(game) == version
