@@ -3,6 +3,7 @@ sockets opened with it (close code 4401), and a socket re-checks its credential 
 and resync (`games.consumers`), so a lost close message cannot leave it acting.
 """
 
+import hashlib
 from importlib import import_module
 from types import SimpleNamespace
 
@@ -13,7 +14,24 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from accounts.models import ApiToken
-from games import broadcast
+from biblios_site import push
+
+
+def token_group(token_id: int) -> str:
+    """The channel-layer group of the sockets opened with one API token."""
+    return f"token-{token_id}"
+
+
+def session_group(session_key: str) -> str:
+    """The sockets opened with one login session; hashed because the key is itself a credential
+    and group names are readable by anyone who can read Redis."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def credentials_ended(group: str) -> None:
+    """A token was revoked or a session ended: the sockets it opened close (4401), and only
+    those (the user's other sessions and tokens keep theirs)."""
+    push.send(group, {"type": "credentials.ended"})
 
 
 def revoke_tokens(tokens) -> int:
@@ -24,8 +42,8 @@ def revoke_tokens(tokens) -> int:
         ids = list(tokens.values_list("pk", flat=True))
         ApiToken.objects.filter(pk__in=ids).delete()
         for token_id in ids:
-            group = broadcast.token_group(token_id)
-            transaction.on_commit(lambda group=group: broadcast.credentials_ended(group))
+            group = token_group(token_id)
+            transaction.on_commit(lambda group=group: credentials_ended(group))
     return len(ids)
 
 
@@ -41,5 +59,5 @@ def close_session_sockets(sender, request, user, **kwargs):
     """Logging out closes the sockets of this session only, not the user's other sessions."""
     session_key = getattr(getattr(request, "session", None), "session_key", None)
     if session_key:
-        group = broadcast.session_group(session_key)
-        transaction.on_commit(lambda: broadcast.credentials_ended(group))
+        group = session_group(session_key)
+        transaction.on_commit(lambda: credentials_ended(group))

@@ -4,15 +4,11 @@ They carry no game data: receivers read the database and render their own view, 
 late hint costs a refresh, never a leak or a wrong board.
 """
 
-import hashlib
-import logging
 import time
 
-from asgiref.sync import async_to_sync
 from channels import layers
-from channels.layers import get_channel_layer
 
-logger = logging.getLogger(__name__)
+from biblios_site import push
 
 LOBBY_GROUP = "lobby"
 
@@ -27,11 +23,11 @@ def game_changed(game_id: int, version: int, *, seats_changed: bool = False) -> 
     message = {"type": "game.changed", "game_id": game_id, "version": version}
     if seats_changed:
         message["seats_changed"] = True
-    _send(game_group(game_id), message)
+    push.send(game_group(game_id), message)
 
 
 def chat_changed(game_id: int, channel: str) -> None:
-    _send(game_group(game_id), {"type": "chat.changed", "game_id": game_id, "channel": channel})
+    push.send(game_group(game_id), {"type": "chat.changed", "game_id": game_id, "channel": channel})
 
 
 def user_group(user_id: int) -> str:
@@ -40,44 +36,11 @@ def user_group(user_id: int) -> str:
 
 def user_banned(user_id: int) -> None:
     """Every socket of this user closes (their pages stop updating, their moves stop)."""
-    _send(user_group(user_id), {"type": "user.banned"})
-
-
-def token_group(token_id: int) -> str:
-    """The sockets opened with one API token."""
-    return f"token-{token_id}"
-
-
-def session_group(session_key: str) -> str:
-    """The sockets opened with one login session; hashed because the key is itself a credential
-    and group names are readable by anyone who can read Redis."""
-    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
-
-
-def credentials_ended(group: str) -> None:
-    """A token was revoked or a session ended: the sockets it opened close (4401), and only
-    those (the user's other sessions and tokens keep theirs)."""
-    _send(group, {"type": "credentials.ended"})
+    push.send(user_group(user_id), {"type": "user.banned"})
 
 
 def lobby_changed() -> None:
-    _send(LOBBY_GROUP, {"type": "lobby.changed"})
-
-
-def _send(group: str, message: dict) -> None:
-    """Send a hint, never failing the caller: hints go out after the commit, so the move (or
-    chat line, or seat change) is already kept, and a failure here must not turn its answer
-    into a 500 or the turn worker's move into a "failed" one. It is logged; the sockets that
-    missed the hint get the current board with the next hint they receive, when their client
-    asks (`{"type": "resync"}` on a version gap) or when they reconnect (htmx's ws extension
-    and API clients do, and a socket sends the full board on connect)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception as error:  # the layer's own (Redis) errors: none of them undo the commit
-        logger.warning("broadcast of %s to %s failed: %r", message["type"], group, error)
+    push.send(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 class InMemoryChannelLayer(layers.InMemoryChannelLayer):

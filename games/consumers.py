@@ -308,8 +308,8 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     def _credential_group(self) -> str:
         if self.token_id is not None:
-            return broadcast.token_group(self.token_id)
-        return broadcast.session_group(self.session_key)
+            return credentials.token_group(self.token_id)
+        return credentials.session_group(self.session_key)
 
     def _credentials_hold(self) -> bool:
         """Whether the token or session is still valid and still this active user's: checked

@@ -20,7 +20,6 @@ EDGE_NAMES = {"views", "admin", "consumers", "api", "api_record"}
 KNOWN_BACK_IMPORTS = {
     ("accounts.admin", "games.admin_steps"),
     ("accounts.admin", "games.moderation"),
-    ("accounts.credentials", "games.broadcast"),
     ("accounts.selectors", "games.models"),
     ("accounts.views", "games.ratelimit"),
 }

@@ -58,7 +58,7 @@ def test_a_move_is_answered_as_usual_when_its_broadcast_fails(transactional_db, 
     }
     with (
         override_settings(CHANNEL_LAYERS={"default": unreachable}),
-        caplog.at_level(logging.WARNING, logger="games.broadcast"),
+        caplog.at_level(logging.WARNING, logger="biblios_site.push"),
     ):
         assert api_move(game, tokens).status_code == 200
         game.refresh_from_db()
