@@ -21,8 +21,8 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from games import bots
 from games.engine import biblios
+from games.kinds.biblios import bots
 
 Z95 = 1.959964
 HEADER = "   level players  win rate          95% CI decisions ms/decision"

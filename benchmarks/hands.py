@@ -17,11 +17,11 @@ import argparse
 import copy
 import random
 
-from games.bots.abbot import ABBOT_STYLES
-from games.bots.determinise import determinise
-from games.bots.memory import Knowledge
-from games.bots.valuation import SCHOLAR, hand_totals, outlook_from_view
 from games.engine.cards import CATEGORIES
+from games.kinds.biblios.bots.abbot import ABBOT_STYLES
+from games.kinds.biblios.bots.determinise import determinise
+from games.kinds.biblios.bots.memory import Knowledge
+from games.kinds.biblios.bots.valuation import SCHOLAR, hand_totals, outlook_from_view
 
 from .style import play_game
 

@@ -21,10 +21,10 @@ import math
 import random
 from concurrent.futures import ProcessPoolExecutor
 
-from games.bots import abbot
-from games.bots.memory import Knowledge
-from games.bots.valuation import SCHOLAR, outlook_from_view
 from games.engine import biblios
+from games.kinds.biblios.bots import abbot
+from games.kinds.biblios.bots.memory import Knowledge
+from games.kinds.biblios.bots.valuation import SCHOLAR, outlook_from_view
 
 from .style import play_game
 

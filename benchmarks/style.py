@@ -15,11 +15,11 @@ import dataclasses
 import random
 from concurrent.futures import ProcessPoolExecutor
 
-from games import bots
-from games.bots import scholar
-from games.bots.abbot import ABBOT_STYLES
-from games.bots.valuation import SCHOLAR, Style
 from games.engine import biblios
+from games.kinds.biblios import bots
+from games.kinds.biblios.bots import scholar
+from games.kinds.biblios.bots.abbot import ABBOT_STYLES
+from games.kinds.biblios.bots.valuation import SCHOLAR, Style
 
 from .arena import wilson
 

@@ -55,6 +55,9 @@ if not DEBUG and (
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
 
+# The game kinds this site hosts (games/kinds/registry.py): each a package and a Django app.
+GAME_KINDS = ["games.kinds.biblios"]
+
 INSTALLED_APPS = [
     # daphne first, so that `manage.py runserver` serves ASGI (HTTP and WebSockets).
     "daphne",
@@ -72,6 +75,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    *GAME_KINDS,
     "ratings",
 ]
 

@@ -13,9 +13,9 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from biblios_site.inputs import whole_number
-from games import access, chat, moderation, rendering, selectors, services
+from games import access, chat, moderation, selectors, services
 from games.admin_steps import moderation_record, reason_step
-from games.engine import biblios
+from games.kinds import registry
 from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat
 
 
@@ -45,10 +45,11 @@ class MoveInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "edition", "num_players", "status", "players", "created_at")
+    list_display = ("id", "kind", "variant", "num_players", "status", "players", "created_at")
     list_filter = (
         "status",
-        "edition",
+        "kind",
+        "variant",
         ("created_at", admin.DateFieldListFilter),
         ("seats__user", admin.RelatedOnlyFieldListFilter),
     )
@@ -59,7 +60,8 @@ class GameAdmin(admin.ModelAdmin):
     fields = (
         "id",
         "status",
-        "edition",
+        "kind",
+        "variant",
         "num_players",
         "options",
         "private",
@@ -140,26 +142,23 @@ class GameAdmin(admin.ModelAdmin):
         if step is None:
             step = last
         state = integrity.states[step]
-        view = biblios.view(state, "all")
-        names = selectors.seat_names(game)
+        kind = registry.of(game)
+        view = kind.engine.view(state, "all")
         context = {
             **self.admin_site.each_context(request),
-            **rendering.view_context(game, view, names),
+            **kind.presenter.view_context(game, view, selectors.seat_names(game)),
+            "board_template": kind.board_template,
             "title": f"Inspect game {game.pk}",
             "opts": self.model._meta,
             "integrity": integrity,
             "step": step,
             "last": last,
-            "zones": [(name, cards) for name, cards in view["zones"].items() if name != "hands"],
-            "hands": list(zip(names, view["zones"]["hands"], strict=True)),
             "steps": [
-                {"step": index, "events": biblios.events_for(s, "all")}
+                {"step": index, "events": kind.engine.events_for(s, "all")}
                 for index, s in enumerate(integrity.states)
             ],
-            "me": "all",
             "oob": False,
             "skeleton": False,
-            "message": "",
         }
         return TemplateResponse(request, "admin/games/game/inspect.html", context)
 

@@ -18,9 +18,9 @@ LIST_STATUSES = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
 DEFAULT_LIMIT, MAX_LIMIT = 50, 100
 TABLE_FIELDS = {
     "num_players": int,
-    "edition": str,
-    "medieval_bluff": bool,
-    "forbid_uncoverable_bids": bool,
+    "kind": str,
+    "variant": str,
+    "options": dict,  # the kind's options, checked by its options form (services.create_table)
     "private": bool,
     "spectators_allowed": bool,
     "turn_seconds": int,
@@ -50,7 +50,8 @@ def table_json(game: Game, user) -> dict:
     data = {
         "id": game.pk,
         "status": game.status,
-        "edition": game.edition,
+        "kind": game.kind,
+        "variant": game.variant,
         "num_players": game.num_players,
         "options": dict(game.options),
         "private": game.private,
@@ -216,7 +217,7 @@ def _iso(moment) -> str | None:
 
 @api_view("POST")
 def leave_game(request, game_id: int):
-    """Leave a game in progress on purpose: the Scholar bot plays the seat to the end."""
+    """Leave a game in progress on purpose: the kind's stand-in bot plays the seat to the end."""
     checked_fields(json_body(request, optional=True), {})
     services.leave_game(game_id, request.user)
     return JsonResponse(table_json(_seated_game(game_id), request.user))

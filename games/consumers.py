@@ -276,7 +276,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if game is not None and not game.setup and self._may_see(game):
             return rendering.board_html(game, self.user, oob=True, message=message)
         return render_to_string(
-            "games/board.html#message",
+            "games/board_parts.html#message",
             {"view": {"version": version}, "message": message, "oob": True},
         ).strip()
 

@@ -1,17 +1,28 @@
 """Forms of the games pages: creating a table, and reading an action posted from the board."""
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from biblios_site.inputs import MAX_ID, IdField, whole_number
-from games.engine import biblios
-from games.models import Game, Seat
+from biblios_site.inputs import IdField, whole_number
+from games.kinds import registry
+from games.kinds.registry import ActionInputError
 from games.services import TableSettings
 
 
 def player_count_choices() -> list[tuple[int, str]]:
-    """2, 3 or 4 players, worded in the language of the request that draws the form."""
-    return [(n, gettext("%(count)s players") % {"count": n}) for n in (2, 3, 4)]
+    """The player counts of the live game kinds (each kind's own range is the services' check),
+    worded in the language of the request that draws the form."""
+    counts = sorted({count for kind in registry.kinds() for count in kind.player_counts})
+    return [
+        (n, ngettext("%(count)s player", "%(count)s players", n) % {"count": n}) for n in counts
+    ]
+
+
+def variant_choices() -> list:
+    """The variants of the live kinds, grouped by kind when there are several."""
+    kinds = registry.kinds()
+    grouped = [(kind.name, [(v.slug, v.name) for v in kind.variants]) for kind in kinds]
+    return grouped[0][1] if len(grouped) == 1 else grouped
 
 
 def turn_time_choices() -> list[tuple[str, str]]:
@@ -24,32 +35,37 @@ def turn_time_choices() -> list[tuple[str, str]]:
 
 
 def seat_choices() -> list[tuple[str, str]]:
-    """Who sits in a seat besides the host's: a person who joins, or a bot of some level."""
+    """Who sits in a seat besides the host's: a person who joins, or a bot of one of the live
+    kinds' levels (the chosen kind's own levels are the services' check)."""
+    levels = {}
+    for kind in registry.kinds():
+        for level in kind.bot_levels:
+            levels.setdefault(level.slug, level.label)
     return [("", gettext("Open for a player"))] + [
-        (level, gettext("%(level)s bot") % {"level": label})
-        for level, label in Seat.BotLevel.choices
+        (slug, gettext("%(level)s bot") % {"level": label}) for slug, label in levels.items()
     ]
 
 
 class TableForm(forms.Form):
+    """A new table: the platform's settings, and the chosen kind's options form beside them.
+
+    Every live kind's options form is drawn (prefixed by the kind's slug, so that option names
+    never meet the platform's or another kind's) and the chosen kind's is checked, which works
+    without JavaScript. The chosen kind's own variants, player counts and bot levels
+    are checked by `services.create_table`, whose refusal the view shows on the form.
+    """
+
+    kind = forms.ChoiceField(
+        label=pgettext_lazy("game kind", "Game"), choices=registry.choices, required=False
+    )
+    variant = forms.ChoiceField(
+        label=gettext_lazy("Variant"), choices=variant_choices, required=False
+    )
     num_players = forms.TypedChoiceField(
         label=gettext_lazy("Seats"),
         choices=player_count_choices,
         coerce=int,
         initial=2,
-    )
-    edition = forms.ChoiceField(
-        label=gettext_lazy("Edition"), choices=Game.Edition.choices, initial=Game.Edition.BIBLIOS
-    )
-    medieval_bluff = forms.BooleanField(
-        required=False,
-        label=gettext_lazy("Medieval bluff"),
-        help_text=gettext_lazy(
-            "Biblios only: a player who cannot pay discards a random card instead."
-        ),
-    )
-    forbid_uncoverable_bids = forms.BooleanField(
-        required=False, label=gettext_lazy("Forbid bids a player cannot cover")
     )
     private = forms.BooleanField(
         required=False,
@@ -66,11 +82,8 @@ class TableForm(forms.Form):
         empty_value=None,
         required=False,
         initial="",
-        help_text=gettext_lazy("Who runs out of time gets one automatic move by the Scholar bot."),
+        help_text=gettext_lazy("Who runs out of time gets one automatic move by a bot."),
     )
-    seat_2 = forms.ChoiceField(label=gettext_lazy("Seat 2"), choices=seat_choices, required=False)
-    seat_3 = forms.ChoiceField(label=gettext_lazy("Seat 3"), choices=seat_choices, required=False)
-    seat_4 = forms.ChoiceField(label=gettext_lazy("Seat 4"), choices=seat_choices, required=False)
     rated = forms.BooleanField(
         required=False,
         label=gettext_lazy("Rated game"),
@@ -79,22 +92,58 @@ class TableForm(forms.Form):
         ),
     )
 
-    def clean(self):
-        data = super().clean()
-        if data.get("medieval_bluff") and data.get("edition") != Game.Edition.BIBLIOS:
-            self.add_error(
-                "medieval_bluff",
-                gettext("Medieval bluff is a Biblios option, not in Scripts & Scribes."),
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, **kwargs)
+        kinds = registry.kinds()
+        self.fields["kind"].initial = kinds[0].slug
+        self.fields["variant"].initial = kinds[0].default_variant
+        if len(kinds) == 1:
+            self.fields["kind"].widget = forms.HiddenInput()
+        # A seat field per seat after the host's at the largest table, before `rated`.
+        self.seat_numbers = range(2, max(n for kind in kinds for n in kind.player_counts) + 1)
+        for number in self.seat_numbers:
+            self.fields[f"seat_{number}"] = forms.ChoiceField(
+                label=gettext("Seat %(number)s") % {"number": number},
+                choices=seat_choices,
+                required=False,
             )
-        return data
+        self.fields["rated"] = self.fields.pop("rated")
+        posted = data or {}
+        self.options_by_kind = [
+            (
+                kind,
+                kind.options_form(
+                    _posted_variant(kind, posted.get("variant")), data, prefix=kind.slug
+                ),
+            )
+            for kind in kinds
+        ]
+
+    def is_valid(self) -> bool:
+        """The table's fields, then the chosen kind's options (drawn with their own errors)."""
+        return super().is_valid() and self.chosen_options().is_valid()
+
+    def chosen_options(self):
+        """The options form of the kind the table is for (the first live kind unless chosen)."""
+        chosen = self.cleaned_data.get("kind")
+        found = (options for kind, options in self.options_by_kind if kind.slug == chosen)
+        return next(found, self.options_by_kind[0][1])
 
     def settings(self) -> TableSettings:
         data = dict(self.cleaned_data)
         # Seats beyond the table's size are ignored; an unticked box means the automatic rule.
-        seats = [data.pop(f"seat_{n}") for n in (2, 3, 4)][: data["num_players"] - 1]
+        seats = [data.pop(f"seat_{n}") for n in self.seat_numbers][: data["num_players"] - 1]
         data["bots"] = tuple(seat or None for seat in seats)  # "" is the form's "people"
         data["rated"] = True if data["rated"] else None
-        return TableSettings(**data)
+        data["kind"] = data["kind"] or None
+        data["variant"] = data["variant"] or None
+        return TableSettings(**data, options=self.chosen_options().cleaned_data)
+
+
+def _posted_variant(kind: registry.GameKind, posted) -> str:
+    """The variant an options form is checked against: the posted one if it is `kind`'s."""
+    slugs = [variant.slug for variant in kind.variants]
+    return posted if posted in slugs else kind.default_variant
 
 
 class ChatForm(forms.Form):
@@ -112,55 +161,8 @@ class ReportForm(forms.Form):
     user = IdField(required=False)
 
 
-class BadActionInput(ValueError):
-    """A posted action that cannot even be read; the message says what is wrong."""
-
-
 def parse_version(data) -> int:
     version = whole_number(data.get("version"))
     if version is None:
-        raise BadActionInput(gettext("The form is missing the board version; reload the page."))
+        raise ActionInputError(gettext("The form is missing the board version; reload the page."))
     return version
-
-
-def _one(data, name: str) -> str:
-    values = data.getlist(name)
-    if len(values) != 1 or not values[0]:
-        raise BadActionInput(gettext("The form needs exactly one %(field)r.") % {"field": name})
-    return values[0]
-
-
-def _number(data, name: str) -> int:
-    raw = _one(data, name).strip()
-    number = whole_number(raw, minimum=-MAX_ID)
-    if number is None:
-        message = gettext("%(field)s must be a whole number, not %(value)r.")
-        raise BadActionInput(message % {"field": name.capitalize(), "value": raw[:20]})
-    return number
-
-
-def parse_action(data) -> dict:
-    """The engine action a board form posted (field names as the forms render them).
-
-    Only the shape is read here; whether the action is legal is the engine's call.
-    """
-    kind = data.get("type", "")
-    if kind not in biblios.ACTION_FIELDS:
-        raise BadActionInput(gettext("Unknown action; use one of the buttons on the board."))
-    if kind == "place":
-        return {"type": kind, "to": _one(data, "to")}
-    if kind in ("pick", "give"):
-        return {"type": kind, "card": _one(data, "card")}
-    if kind == "use_church":
-        dice = data.getlist("dice")
-        if not dice:
-            raise BadActionInput(gettext("Choose which dice the church card moves."))
-        return {"type": kind, "dice": dice, "delta": _number(data, "delta")}
-    if kind == "bid":
-        return {"type": kind, "amount": _number(data, "amount")}
-    if kind == "pay":
-        cards = data.getlist("cards")
-        if not cards:
-            raise BadActionInput(gettext("Choose the Gold cards to pay with."))
-        return {"type": kind, "cards": cards}
-    return {"type": kind}

@@ -14,8 +14,8 @@ from django.db.models import Prefetch, Q
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import selectors
-from games.engine import biblios
 from games.forms import player_count_choices
+from games.kinds import registry
 from games.models import Game, Move, Seat
 
 PAGE_SIZE = 25
@@ -29,9 +29,9 @@ class HistoryFilterForm(forms.Form):
         choices=[("", gettext_lazy("Any status")), *Game.Status.choices],
         required=False,
     )
-    edition = forms.ChoiceField(
-        label=gettext_lazy("Edition"),
-        choices=[("", gettext_lazy("Any edition")), *Game.Edition.choices],
+    variant = forms.ChoiceField(
+        label=gettext_lazy("Variant"),
+        choices=lambda: [("", gettext("Any variant")), *registry.variant_choices()],
         required=False,
     )
     players = forms.TypedChoiceField(
@@ -94,8 +94,9 @@ def games_of(subject, filters: dict, *, include_private: bool, statuses=None):
         games = games.filter(private=False)
     if filters.get("status"):
         games = games.filter(status=filters["status"])
-    if filters.get("edition"):
-        games = games.filter(edition=filters["edition"])
+    if filters.get("variant"):
+        kind, variant = filters["variant"].split("/")
+        games = games.filter(kind=kind, variant=variant)
     if filters.get("players"):
         games = games.filter(num_players=filters["players"])
     if filters.get("opponent"):
@@ -138,7 +139,8 @@ def _row(game: Game, subject) -> HistoryRow:
     players = [
         {
             "name": seat.display_name,
-            "vp": scores[seat.position]["vp"] if seat.position < len(scores) else None,
+            # Victory points where the kind's result has them (the contract promises places).
+            "vp": scores[seat.position].get("vp") if seat.position < len(scores) else None,
             "won": seat.position in winners,
             "is_subject": seat.user_id == subject.pk,
         }
@@ -184,7 +186,8 @@ def game_record(game: Game, user) -> dict:
     record = {
         "id": game.pk,
         "status": game.status,
-        "edition": game.edition,
+        "kind": game.kind,
+        "variant": game.variant,
         "num_players": game.num_players,
         "options": dict(game.options),
         "players": seats,
@@ -197,16 +200,17 @@ def game_record(game: Game, user) -> dict:
         complete = getattr(user, "is_staff", False)
         reader = selectors.seat_of(game, user)
         moves = Move.objects.filter(game=game).order_by("seq")
+        engine = registry.of(game).engine
         record.update(
             complete=complete,
-            setup=game.setup if complete else biblios.public_setup(game.setup),
+            setup=game.setup if complete else engine.public_setup(game.setup),
             moves=[
                 {
                     "seq": move.seq,
                     "seat": move.seat,
                     "action": move.action
                     if complete
-                    else biblios.public_action(move.seat, move.action, reader),
+                    else engine.public_action(move.seat, move.action, reader),
                     "at": move.created_at.isoformat(),
                 }
                 for move in moves

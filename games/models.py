@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext, pgettext_lazy
 
-from games.engine import biblios
+from games.kinds import registry
 
 
 def new_invite_code() -> str:
@@ -28,14 +28,13 @@ class Game(models.Model):
         FINISHED = "finished", pgettext_lazy("game status", "Finished")
         ABORTED = "aborted", pgettext_lazy("game status", "Aborted")
 
-    class Edition(models.TextChoices):
-        BIBLIOS = "biblios", "Biblios"
-        SCRIPTS_AND_SCRIBES = "scripts_and_scribes", "Scripts & Scribes"
-
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_games"
     )
-    edition = models.CharField(max_length=24, choices=Edition.choices, default=Edition.BIBLIOS)
+    # Which game (a slug of games.kinds.registry) and which way to play it; checked against the
+    # registry by the services, which alone create games.
+    kind = models.CharField(max_length=24)
+    variant = models.CharField(max_length=32)
     num_players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
     private = models.BooleanField(default=False, help_text="Only reachable by invite link.")
@@ -45,7 +44,7 @@ class Game(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
     version = models.PositiveIntegerField(default=0)
     setup = models.JSONField(null=True, blank=True, help_text="engine.new_game arguments")
-    state = models.TextField(blank=True, help_text="Cached engine state (biblios.dumps).")
+    state = models.TextField(blank=True, help_text="Cached engine state (the engine's dumps).")
     result = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -69,21 +68,29 @@ class Game(models.Model):
             ),
         ]
         constraints = [
+            # Each kind's own range (`kind.player_counts`) is the services' check.
             models.CheckConstraint(
-                condition=models.Q(num_players__gte=2, num_players__lte=4),
-                name="game_num_players_2_to_4",
+                condition=models.Q(num_players__gte=1), name="game_num_players_at_least_1"
             )
         ]
 
     def __str__(self):
-        return f"Game {self.pk} ({self.get_edition_display()}, {self.num_players} players)"
+        return f"Game {self.pk} ({self.variant_name}, {self.num_players} players)"
 
     @property
-    def first_player(self) -> int | None:
-        return self.setup["first_player"] if self.setup else None
+    def variant_name(self) -> str:
+        """The printed name of the game's variant (Biblios, Scripts & Scribes…)."""
+        return registry.of(self).variant_name(self.variant)
 
-    def engine_state(self) -> biblios.State:
-        return biblios.loads(self.state)
+    @property
+    def option_settings(self) -> list[tuple[str, bool]]:
+        """Each table option of the game's kind by its printed name, and whether this table
+        plays with it (options are true or false: `protocol.Engine.OPTIONS`)."""
+        fields = registry.of(self).options_form(self.variant).fields
+        return [(str(field.label), bool(self.options.get(name))) for name, field in fields.items()]
+
+    def engine_state(self):
+        return registry.of(self).engine.loads(self.state)
 
 
 class Seat(models.Model):
@@ -92,11 +99,6 @@ class Seat(models.Model):
     `bot_level` says who plays the seat now: empty for its user, else the bot's level. A pure bot
     seat has no user; a seat taken over keeps its user so they can come back and take it again.
     """
-
-    class BotLevel(models.TextChoices):
-        NOVICE = "novice", pgettext_lazy("bot level", "Novice")
-        SCHOLAR = "scholar", pgettext_lazy("bot level", "Scholar")
-        ABBOT = "abbot", pgettext_lazy("bot level", "Abbot")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     user = models.ForeignKey(
@@ -107,9 +109,9 @@ class Seat(models.Model):
         related_name="seats",
         help_text="Empty for a bot's own seat.",
     )
+    # One of the game kind's `bot_levels`, checked by the services.
     bot_level = models.CharField(
-        max_length=8,
-        choices=BotLevel.choices,
+        max_length=16,
         blank=True,
         default="",
         help_text="The bot playing this seat now; empty when its user plays.",
@@ -140,10 +142,15 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        """The player's name, or the bot's ("Scholar bot") for a bot's own seat."""
+        """The player's name, or the bot's (e.g. "Scholar bot") for a bot's own seat."""
         if self.user_id is None:
-            return gettext("%(level)s bot") % {"level": self.get_bot_level_display()}
+            return gettext("%(level)s bot") % {"level": self.bot_label}
         return str(self.user)
+
+    @property
+    def bot_label(self) -> str:
+        """The printed name of the bot level playing this seat ("" when its user plays)."""
+        return registry.of(self.game).bot_label(self.bot_level) if self.bot_level else ""
 
     @property
     def taken_over(self) -> bool:

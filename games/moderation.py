@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import broadcast, errors, services
-from games.engine import biblios
+from games.kinds import registry
 from games.models import Game, ModerationAction
 
 MUTE_PERIODS = {
@@ -131,18 +131,19 @@ def check_integrity(game: Game) -> Integrity:
     moves = list(game.moves.order_by("seq").values_list("seq", "seat", "action", "state_hash"))
     gap = next((n for n, (seq, *_) in enumerate(moves, start=1) if seq != n), None)
     logged = moves if gap is None else moves[: gap - 1]
-    fold = biblios.steps(game.setup, [(seat, action) for _, seat, action, _ in logged])
+    engine = registry.of(game).engine
+    fold = engine.steps(game.setup, [(seat, action) for _, seat, action, _ in logged])
     try:
         states = [next(fold)]
-    except (biblios.IllegalAction, KeyError, TypeError, ValueError) as problem:
+    except (engine.IllegalAction, KeyError, TypeError, ValueError) as problem:
         return Integrity([], 0, f"the setup does not start a game: {problem}", 0)
     try:
         for (seq, _, _, recorded), state in zip(logged, fold, strict=False):
-            if recorded and recorded != services.state_hash(state):
+            if recorded and recorded != services.state_hash(game, state):
                 problem = "the state after it differs from the one recorded when it was played"
                 return Integrity(states, len(moves), problem, seq)
             states.append(state)
-    except biblios.IllegalAction as refusal:  # the move after the states folded so far
+    except engine.IllegalAction as refusal:  # the move after the states folded so far
         return Integrity(states, len(moves), f"the engine refuses it: {refusal}", len(states))
     if gap is not None:
         return Integrity(states, len(moves), f"move {gap} is missing", gap)
@@ -151,10 +152,10 @@ def check_integrity(game: Game) -> Integrity:
     if game.version != last:
         problem = f"the game says version {game.version} but the log has {last} moves"
         return Integrity(states, last, problem, min(game.version, last) + 1)
-    if game.state != biblios.dumps(state):
+    if game.state != engine.dumps(state):
         return Integrity(states, last, "the stored state differs from the replayed log", last)
     if game.status == Game.Status.FINISHED and (
-        state.phase != "over" or game.result != biblios.result(state)
+        engine.to_act(state) or game.result != engine.result(state)
     ):
         return Integrity(states, last, "the stored result differs from the replayed game", last)
     return Integrity(states, last)

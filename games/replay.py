@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from biblios_site.inputs import whole_number
-from games import access, errors, rendering, selectors
-from games.engine import biblios
+from games import access, errors, selectors
+from games.kinds import registry
 from games.models import Game
 
 OPEN = "open"
@@ -75,47 +75,45 @@ def parse_step(raw: str | None, last: int) -> int:
     return step
 
 
-def states_of(game: Game) -> list[biblios.State]:
+def states_of(game: Game) -> list:
     """The engine state after each step: the deal, then every move of the log."""
     moves = game.moves.order_by("seq").values_list("seat", "action")
-    return list(biblios.steps(game.setup, moves))
+    return list(registry.of(game).engine.steps(game.setup, moves))
 
 
-def step_view(states, step: int, perspective: Perspective) -> dict:
-    """The view of one step from `perspective`; never with action forms (it is history)."""
+def step_view(engine, states, step: int, perspective: Perspective) -> dict:
+    """The view of one step from `perspective`, by the game's `engine`; never with action forms
+    (it is history)."""
     if perspective.seat is None:
-        view = biblios.open_hands_view(states, step)
+        view = engine.open_hands_view(states, step)
     else:
-        view = biblios.view(states[step], perspective.seat)
+        view = engine.view(states[step], perspective.seat)
     view["legal_actions"] = []
     return view
 
 
-def step_log(states, perspective: Perspective) -> list[dict]:
+def step_log(engine, states, perspective: Perspective) -> list[dict]:
     """Every step's events as the perspective's seat (or a spectator) saw them."""
     return [
-        {"step": step, "events": biblios.events_for(state, perspective.seat)}
+        {"step": step, "events": engine.events_for(state, perspective.seat)}
         for step, state in enumerate(states)
     ]
 
 
 def replay_context(game: Game, step: int, perspective: Perspective, choices) -> dict:
     """Everything the replay page shows at `step` from `perspective`."""
+    kind = registry.of(game)
     states = states_of(game)
-    view = step_view(states, step, perspective)
-    names = selectors.seat_names(game)
-    context = rendering.view_context(game, view, names)
+    view = step_view(kind.engine, states, step, perspective)
+    context = kind.presenter.view_context(game, view, selectors.seat_names(game))
     last = len(states) - 1
     context.update(
+        board_template=kind.board_template,
         step=step,
         last=last,
-        steps=step_log(states, perspective),
+        steps=step_log(kind.engine, states, perspective),
         perspective=perspective,
         choices=choices,
-        open_hands=[
-            {"name": names[seat], **hand} for seat, hand in enumerate(view.get("open_hands", []))
-        ],
-        message="",
         oob=False,
         skeleton=False,
     )

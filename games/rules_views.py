@@ -1,21 +1,28 @@
-"""The in-app rules: one concise page per edition, in the edition's own names."""
+"""The in-app rules: one concise page per game kind and variant, in the variant's own names."""
 
 from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import presentation
-from games.models import Game
+from games.kinds import registry
 
 
 @require_GET
-def rules(request, edition: str):
-    if edition not in Game.Edition.values:
-        raise Http404("no such edition")
+def rules(request, kind: str | None = None, variant: str | None = None):
+    """The rules of `kind` (the first installed one by default) as played in `variant` (the
+    kind's default by default)."""
+    try:
+        game_kind = registry.get(kind) if kind else registry.kinds()[0]
+    except registry.UnknownKind:
+        raise Http404("no such game") from None
+    variant = variant or game_kind.default_variant
+    if variant not in {v.slug for v in game_kind.variants}:
+        raise Http404("no such variant")
     context = {
-        "edition": edition,
-        "edition_name": Game.Edition(edition).label,
-        "editions": Game.Edition.choices,
-        "names": presentation.rules_names(edition),
+        "kind": game_kind,
+        "variant": variant,
+        "variant_name": game_kind.variant_name(variant),
+        "variants": game_kind.variants,
+        "names": game_kind.rules_names(variant),
     }
-    return render(request, "games/rules.html", context)
+    return render(request, game_kind.rules_template, context)

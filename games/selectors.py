@@ -14,10 +14,8 @@ from django.db.models import Count
 from django.utils.translation import gettext
 
 from games import access, errors
-from games.engine import biblios
-from games.engine.cards import CATEGORIES, CATEGORY, KIND, LETTER, VALUE, letter_rank
+from games.kinds import registry
 from games.models import Game, Seat
-from games.names import category_label
 
 
 def seat_names(game: Game, seats=None) -> list[str]:
@@ -71,9 +69,10 @@ def lobby_tables(user) -> dict:
 class _History:
     """Recently replayed games, step by step, so each new move costs one engine step.
 
-    Keyed by (game id, seed): the seed is random per table, so a reused id (a test database,
-    say) never picks up another game's history. Engine states are never changed in place, so
-    sharing them is safe; a lock keeps concurrent renders (consumer threads) consistent.
+    Keyed by (game id, seed, creation time): a reused id (a test database rolled back, say)
+    never picks up another game's history, even with the same fixed seed. Engine states are
+    never changed in place, so sharing them is safe; a lock keeps concurrent renders (consumer
+    threads) consistent.
     """
 
     def __init__(self, size: int = 32):
@@ -83,17 +82,18 @@ class _History:
 
     def events(self, game: Game, seat) -> list[list[dict]]:
         """Each step's events as `seat` may see them, from the setup to the game's version."""
-        key = (game.pk, game.seed)
+        key = (game.pk, game.seed, game.created_at)
         with self.lock:
             entry = self.games.get(key) or {"states": [], "events": {}}
             states = entry["states"][: game.version + 1]
             seen = entry["events"].get(seat, [])[: len(states)]
+        engine = registry.of(game).engine
         if len(states) < game.version + 1:
             first = max(len(states), 1)  # the first move not folded yet (moves start at seq 1)
             moves = game.moves.filter(seq__gte=first, seq__lte=game.version).order_by("seq")
             logged = moves.values_list("seat", "action") if first <= game.version else []
-            states += biblios.steps(game.setup, logged, resume=states[-1] if states else None)
-        seen = seen + [biblios.events_for(state, seat) for state in states[len(seen) :]]
+            states += engine.steps(game.setup, logged, resume=states[-1] if states else None)
+        seen = seen + [engine.events_for(state, seat) for state in states[len(seen) :]]
         with self.lock:
             entry = self.games.get(key)
             if entry is None or len(entry["states"]) <= len(states):
@@ -127,32 +127,6 @@ def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
 def game_steps(game: Game, seat) -> list[list[dict]]:
     """Each step's events as `seat` may see them: the setup's, then one list per move."""
     return _history.events(game, seat) if game.setup else []
-
-
-def hand_groups(hand: list[str], edition: str) -> dict:
-    """A hand grouped by category in Scriptorium order, with totals and best letters, plus Gold."""
-    groups = []
-    for category in CATEGORIES:
-        held = [card for card in hand if CATEGORY[card] == category]
-        letters = [LETTER[card] for card in held]
-        groups.append(
-            {
-                "category": category,
-                "name": category_label(category, edition),
-                "cards": held,
-                "total": sum(VALUE[card] for card in held),
-                "best_letter": min(letters, key=letter_rank) if letters else None,
-            }
-        )
-    gold = [card for card in hand if KIND[card] == "gold"]
-    return {"categories": groups, "gold": gold, "gold_total": sum(VALUE[card] for card in gold)}
-
-
-def least_overpay(payments: list[list[str]]) -> list[str]:
-    """The listed payment that overpays least (lowest total), then uses the fewest cards."""
-    if not payments:
-        return []
-    return min(payments, key=lambda cards: (sum(VALUE[card] for card in cards), len(cards)))
 
 
 def rematch_key(game_id: int) -> str:
@@ -197,4 +171,4 @@ def seat_board(game: Game, position: int | None) -> dict:
     """The board of seat `position` (None: a spectator's), for a caller that has asked
     `games.access` already and knows the user's seat (a socket remembers it once the game has
     started, saving a query per push)."""
-    return biblios.view(game.engine_state(), position)
+    return registry.of(game).engine.view(game.engine_state(), position)

@@ -6,7 +6,7 @@ its own view from the database (`view(state, seat)`).
 """
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -17,7 +17,6 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from games import access, broadcast, selectors, signals
-from games.engine import biblios
 from games.errors import (
     Conflict,
     IllegalMove,
@@ -27,22 +26,25 @@ from games.errors import (
     StaleVersion,
     TimeUp,
 )
+from games.kinds import registry
 from games.models import Game, ModerationAction, Move, Seat
 
 # A table's turn time: 30 s, 1 min or 3 min; None (no timer) for friendly games.
 TURN_SECONDS = (30, 60, 180)
-# A person who lets their time run out this many turns in a row is replaced by a bot.
+# A person who lets their time run out this many turns in a row is replaced by a bot (the
+# kind's `stand_in`, which also moves for them when their time runs out).
 TIMEOUTS_BEFORE_TAKEOVER = 3
-# The bot that moves for a person who ran out of time, and that takes over a seat left.
-STAND_IN_LEVEL = Seat.BotLevel.SCHOLAR
 
 
 @dataclass(frozen=True)
 class TableSettings:
     num_players: int
-    edition: str = Game.Edition.BIBLIOS
-    medieval_bluff: bool = False
-    forbid_uncoverable_bids: bool = False
+    # A slug of the game registry; None: the first installed kind.
+    kind: str | None = None
+    # One of the kind's variants; None: its default.
+    variant: str | None = None
+    # The kind's table options, as its options form takes them (missing ones: their default).
+    options: dict = field(default_factory=dict)
     private: bool = False
     spectators_allowed: bool = True
     turn_seconds: int | None = None
@@ -50,12 +52,6 @@ class TableSettings:
     bots: tuple = ()
     # None: rated when only people sit down, unrated as soon as a bot does.
     rated: bool | None = None
-
-    def engine_options(self) -> dict:
-        return {
-            "medieval_bluff": self.medieval_bluff,
-            "forbid_uncoverable_bids": self.forbid_uncoverable_bids,
-        }
 
 
 def _locked(game_id: int) -> Game:
@@ -75,25 +71,27 @@ def _seat_row(game: Game, user) -> Seat | None:
 
 
 def create_table(host, table: TableSettings) -> Game:
-    """Open a table and seat its host (R1's 2–4 players, §8's options per edition)."""
-    if table.num_players not in (2, 3, 4):
-        raise ServiceError(gettext("a table seats 2, 3 or 4 players"))
-    if table.edition not in Game.Edition.values:
-        raise ServiceError(f"unknown edition {table.edition!r}")
-    if table.medieval_bluff and table.edition != Game.Edition.BIBLIOS:
+    """Open a table of a live game kind and seat its host: a variant, player count, options and
+    bot levels of that kind (Biblios: R1's 2–4 players, §8's options per edition)."""
+    kind = _checked_kind(table.kind)
+    variant = _checked_variant(kind, table.variant)
+    if table.num_players not in kind.player_counts:
         raise ServiceError(
-            gettext("Medieval bluff is a Biblios option, not in Scripts & Scribes (R15)")
+            gettext("a %(kind)s table seats %(counts)s players")
+            % {"kind": kind.name, "counts": _either(kind.player_counts)}
         )
+    options = _checked_options(kind, variant, table.options)
     if table.turn_seconds is not None and table.turn_seconds not in TURN_SECONDS:
         raise ServiceError(gettext("the turn time must be 30, 60 or 180 seconds, or none"))
-    bots = _checked_bots(table)
+    bots = _checked_bots(kind, table)
     with transaction.atomic():
         _refuse_too_many_open_tables(host)
         game = Game.objects.create(
             host=host,
             num_players=table.num_players,
-            edition=table.edition,
-            options=table.engine_options(),
+            kind=kind.slug,
+            variant=variant,
+            options=options,
             private=table.private,
             spectators_allowed=table.spectators_allowed,
             turn_seconds=table.turn_seconds,
@@ -126,7 +124,61 @@ def _refuse_too_many_open_tables(host) -> None:
         )
 
 
-def _checked_bots(table: TableSettings) -> list[str]:
+def _checked_kind(slug: str | None) -> registry.GameKind:
+    """The live kind named `slug` (None: the first installed); alpha kinds are not offered."""
+    if slug is None:
+        return registry.kinds()[0]
+    try:
+        return registry.get(slug)
+    except registry.UnknownKind:
+        known = ", ".join(kind.slug for kind in registry.kinds())
+        raise ServiceError(f"unknown game kind {str(slug)[:40]!r}; choose one of {known}") from None
+
+
+def _checked_variant(kind: registry.GameKind, slug: str | None) -> str:
+    variants = [variant.slug for variant in kind.variants]
+    if slug is None:
+        return kind.default_variant
+    if slug not in variants:
+        known = ", ".join(variants)
+        raise ServiceError(
+            f"unknown variant {str(slug)[:40]!r} of {kind.name}; choose one of {known}"
+        )
+    return slug
+
+
+def _checked_options(kind: registry.GameKind, variant: str, options) -> dict:
+    """The engine options of a new table: only the kind's own, each a true or false
+    (`protocol.Engine.OPTIONS`), valid together by the kind's options form, which the lobby's
+    form binds too; its cleaned data (every option, defaults filled in) are what is stored."""
+    if not isinstance(options, dict):
+        raise ServiceError(gettext("options must be an object of the game's options"))
+    form = kind.options_form(variant, data=options)
+    unknown = sorted(set(options) - set(form.fields))
+    if unknown:
+        raise ServiceError(
+            f"unknown option(s) {', '.join(map(str, unknown))[:200]}; {kind.name} has "
+            f"{', '.join(form.fields) or 'none'}"
+        )
+    for name, value in options.items():
+        if not isinstance(value, bool):
+            raise ServiceError(f"option {name} must be true or false")
+    if not form.is_valid():
+        raise ServiceError(
+            " ".join(message for errors in form.errors.values() for message in errors)
+        )
+    return form.cleaned_data
+
+
+def _either(counts) -> str:
+    """2, 3 or 4."""
+    words = [str(count) for count in counts]
+    if len(words) == 1:
+        return words[0]
+    return gettext("%(some)s or %(last)s") % {"some": ", ".join(words[:-1]), "last": words[-1]}
+
+
+def _checked_bots(kind: registry.GameKind, table: TableSettings) -> list[str]:
     """The bot level of each seat after the host's ("" for a seat left to people). Only None
     leaves a seat to people: `{}`, `0`, `false` or `""` from a client are mistakes, not seats."""
     if isinstance(table.bots, str | bytes) or not isinstance(table.bots, list | tuple):
@@ -136,10 +188,10 @@ def _checked_bots(table: TableSettings) -> list[str]:
             f"a table of {table.num_players} has {table.num_players - 1} seats besides the host's"
         )
     for index, level in enumerate(table.bots):
-        if level is not None and not (isinstance(level, str) and level in Seat.BotLevel.values):
+        if level is not None and not (isinstance(level, str) and level in kind.bot_level_slugs):
             raise ServiceError(
-                f"bots[{index}]: unknown bot level {str(level)[:20]!r}; use novice, scholar or "
-                "abbot, or null for a seat left to people"
+                f"bots[{index}]: unknown bot level {str(level)[:20]!r}; use "
+                f"{', '.join(kind.bot_level_slugs)}, or null for a seat left to people"
             )
     return ["" if level is None else level for level in table.bots]
 
@@ -204,9 +256,7 @@ def remove_player(game_id: int, host, *, user_id: int) -> Game:
     return game
 
 
-def start_game(
-    game_id: int, user, *, first_player: int | None = None, now: datetime | None = None
-) -> Game:
+def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
     """The host starts a full table; the first player is drawn from the seed (R2)."""
     with transaction.atomic():
         game = _locked(game_id)
@@ -217,18 +267,18 @@ def start_game(
         if game.seats.count() != game.num_players:
             raise Conflict(f"the table needs {game.num_players} players to start")
         _compact_seats(game)
+        engine = registry.of(game).engine
         try:
-            state = biblios.new_game(
+            state = engine.new_game(
                 game.num_players,
                 seed=game.seed,
-                variant=game.edition,
+                variant=game.variant,
                 options=game.options,
-                first_player=first_player,
             )
-        except biblios.IllegalAction as refusal:
+        except engine.IllegalAction as refusal:
             raise ServiceError(str(refusal)) from None
-        game.setup = biblios.setup_of(state)
-        game.state = biblios.dumps(state)
+        game.setup = engine.setup_of(state)
+        game.state = engine.dumps(state)
         game.version = state.version
         game.status = Game.Status.ACTIVE
         game.started_at = now or timezone.now()
@@ -271,7 +321,7 @@ def submit_action(game_id: int, user, action, *, version, now: datetime | None =
             if (
                 game.due_at is not None
                 and now >= game.due_at
-                and seat.position in biblios.to_act(state)
+                and seat.position in registry.of(game).engine.to_act(state)
             ):
                 raise TimeUp("your time for this move ran out; a bot moves for you this turn")
             if seat.consecutive_timeouts:
@@ -287,8 +337,8 @@ def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = 
 
     The seat is a bot's own, a person's seat a bot took over, or a person whose time ran out:
     that automatic move is logged as such and counted, and the third in a row hands the seat
-    to the Scholar for the rest of the game. Version check and row lock as in `submit_action`,
-    so several workers racing on one due game apply one move.
+    to the kind's stand-in bot for the rest of the game. Version check and row lock as in
+    `submit_action`, so several workers racing on one due game apply one move.
     """
     now = now or timezone.now()
     try:
@@ -301,7 +351,8 @@ def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = 
             if game.due_at is None or now < game.due_at:
                 raise Conflict(gettext("no move is due in this game yet"))
             state = game.engine_state()
-            seat = game.seats.get(position=biblios.to_act(state)[0])
+            kind = registry.of(game)
+            seat = game.seats.get(position=kind.engine.to_act(state)[0])
             if seat.user_id is None:
                 played_by = Move.PlayedBy.BOT
             elif seat.bot_level:
@@ -310,7 +361,7 @@ def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = 
                 played_by = Move.PlayedBy.TIMEOUT
                 seat.consecutive_timeouts += 1
                 if seat.consecutive_timeouts >= TIMEOUTS_BEFORE_TAKEOVER:
-                    seat.bot_level, seat.abandoned = STAND_IN_LEVEL, True
+                    seat.bot_level, seat.abandoned = kind.stand_in, True
                 seat.save(update_fields=["consecutive_timeouts", "bot_level", "abandoned"])
             _apply(game, state, seat.position, action, played_by, now)
     except IntegrityError:
@@ -320,16 +371,17 @@ def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = 
 
 def _apply(game: Game, state, position: int, action, played_by: str, now: datetime) -> None:
     """Apply, log and save one move of the locked `game`, and schedule the next due time."""
+    engine = registry.of(game).engine
     try:
-        new_state = biblios.apply_action(state, position, action)
-    except biblios.IllegalAction as refusal:
+        new_state = engine.apply_action(state, position, action)
+    except engine.IllegalAction as refusal:
         raise IllegalMove(str(refusal)) from None
     Move.objects.create(
         game=game,
         seq=new_state.version,
         seat=position,
         action=action,
-        state_hash=state_hash(new_state),
+        state_hash=state_hash(game, new_state),
         played_by=played_by,
     )
     due_at = _due_at(game, new_state, now)
@@ -340,11 +392,11 @@ def _apply(game: Game, state, position: int, action, played_by: str, now: dateti
     _after_commit(game, lobby=game.status == Game.Status.FINISHED)
 
 
-def _due_at(game: Game, state: biblios.State, now: datetime) -> datetime | None:
+def _due_at(game: Game, state, now: datetime) -> datetime | None:
     """When the turn worker must act on `game`: a bot's move after the readable delay, or the
     end of a timed person's turn; None while a person has all the time they want, or at the end.
     """
-    to_act = biblios.to_act(state)
+    to_act = registry.of(game).engine.to_act(state)
     if not to_act:
         return None
     if game.seats.filter(position=to_act[0]).exclude(bot_level="").exists():
@@ -358,7 +410,8 @@ def _due_at(game: Game, state: biblios.State, now: datetime) -> datetime | None:
 
 
 def leave_game(game_id: int, user, *, now: datetime | None = None) -> Game:
-    """A player leaves a game in progress on purpose: the Scholar plays their seat to the end.
+    """A player leaves a game in progress on purpose: the kind's stand-in bot (Biblios: the
+    Scholar) plays their seat to the end.
 
     It counts as a game left on their profile unless they come back (`take_seat_back`).
     """
@@ -366,7 +419,8 @@ def leave_game(game_id: int, user, *, now: datetime | None = None) -> Game:
         game, seat = _running_seat(game_id, user)
         if seat.bot_level:
             raise Conflict(gettext("a bot already plays your seat"))
-        seat.bot_level, seat.abandoned, seat.consecutive_timeouts = STAND_IN_LEVEL, True, 0
+        stand_in = registry.of(game).stand_in
+        seat.bot_level, seat.abandoned, seat.consecutive_timeouts = stand_in, True, 0
         seat.save(update_fields=["bot_level", "abandoned", "consecutive_timeouts"])
         _reschedule(game, seat, now or timezone.now())
     return game
@@ -408,32 +462,31 @@ def _reschedule(game: Game, seat: Seat, now: datetime) -> None:
     The board's version does not change, so the push is forced (the players list and banner
     show who plays each seat).
     """
-    if seat.position in biblios.to_act(game.engine_state()):
+    if seat.position in registry.of(game).engine.to_act(game.engine_state()):
         game.due_at = _due_at(game, game.engine_state(), now)
         game.save(update_fields=["due_at"])
     game_id, version = game.pk, game.version
     transaction.on_commit(lambda: broadcast.game_changed(game_id, version, seats_changed=True))
 
 
-def _save_state(
-    game: Game, state: biblios.State, *, previous_version: int, due_at: datetime | None
-) -> bool:
+def _save_state(game: Game, state, *, previous_version: int, due_at: datetime | None) -> bool:
     """Write the new cached state only if nobody else moved first (optimistic check)."""
-    game.state = biblios.dumps(state)
+    engine = registry.of(game).engine
+    game.state = engine.dumps(state)
     game.version = state.version
     game.due_at = due_at
     fields = {"state": game.state, "version": game.version, "due_at": due_at}
-    if state.phase == "over":
+    if not engine.to_act(state):  # nobody to act: the game is over (the engine contract)
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
-        game.result = biblios.result(state)
+        game.result = engine.result(state)
         fields.update(status=game.status, finished_at=game.finished_at, result=game.result)
     return bool(Game.objects.filter(pk=game.pk, version=previous_version).update(**fields))
 
 
-def state_hash(state: biblios.State) -> str:
-    """A fingerprint of an engine state, kept with each move for the integrity check."""
-    return hashlib.sha256(biblios.dumps(state).encode()).hexdigest()
+def state_hash(game: Game, state) -> str:
+    """A fingerprint of an engine state of `game`, kept with each move for the integrity check."""
+    return hashlib.sha256(registry.of(game).engine.dumps(state).encode()).hexdigest()
 
 
 def abort_game(game_id: int, moderator, reason: str) -> Game:
@@ -491,8 +544,8 @@ REMATCH_OFFER_SECONDS = 6 * 3600
 
 
 def rematch(game_id: int, user) -> Game:
-    """Play again with the same players: a new table like the finished one (edition, options,
-    seat count, turn time, privacy, bot seats), the requester seated.
+    """Play again with the same players: a new table like the finished one (kind, variant,
+    options, seat count, turn time, privacy, bot seats), the requester seated.
 
     The first player to ask opens it; every later request (the others' one-click join) seats
     the asker at that same table instead of opening another. The link from the old game to its
@@ -513,9 +566,9 @@ def rematch(game_id: int, user) -> Game:
         bots = game.seats.filter(user__isnull=True).order_by("position")
         table = TableSettings(
             num_players=game.num_players,
-            edition=game.edition,
-            medieval_bluff=bool(game.options.get("medieval_bluff")),
-            forbid_uncoverable_bids=bool(game.options.get("forbid_uncoverable_bids")),
+            kind=game.kind,
+            variant=game.variant,
+            options=dict(game.options),
             private=game.private,
             spectators_allowed=game.spectators_allowed,
             turn_seconds=game.turn_seconds,

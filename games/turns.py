@@ -31,8 +31,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from games import bots, errors, selectors, services
-from games.engine import biblios
+from games import errors, selectors, services
+from games.kinds import registry
 from games.models import Game
 
 logger = logging.getLogger(__name__)
@@ -47,12 +47,14 @@ def due_game_ids(now: datetime, *, limit: int = BATCH) -> list[int]:
 
 
 def bot_action(game: Game, position: int, level: str, rng: random.Random) -> dict:
-    """What a bot of `level` plays for `position`, from that seat's view and its own log."""
-    memory = bots.new_memory(position, game.num_players)
+    """What a bot of `level` plays for `position`, from that seat's view and its own log; the
+    game's kind brings the bots (`registry.of(game).bots`)."""
+    kind = registry.of(game)
+    memory = kind.bots.new_memory(position, game.num_players)
     for version, events in enumerate(selectors.game_steps(game, position)):
-        bots.observe(memory, {"version": version, "events": events})
-    view = biblios.view(game.engine_state(), position)
-    return bots.choose(level, view, memory, rng, budget_s=settings.ABBOT_BUDGET_S)
+        kind.bots.observe(memory, {"version": version, "events": events})
+    view = kind.engine.view(game.engine_state(), position)
+    return kind.bots.choose(level, view, memory, rng, budget_s=settings.ABBOT_BUDGET_S)
 
 
 def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random | None = None):
@@ -61,13 +63,14 @@ def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random |
     game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
     if game is None or game.due_at is None or now < game.due_at:
         return None
-    to_act = biblios.to_act(game.engine_state())
+    kind = registry.of(game)
+    to_act = kind.engine.to_act(game.engine_state())
     if not to_act:
         return None
     seat = game.seats.get(position=to_act[0])
     rng = rng or random.Random(secrets.randbits(64))
     try:
-        action = bot_action(game, seat.position, seat.bot_level or services.STAND_IN_LEVEL, rng)
+        action = bot_action(game, seat.position, seat.bot_level or kind.stand_in, rng)
         return services.play_due_turn(game.pk, action, version=game.version, now=now)
     except errors.ServiceError as refusal:
         if not isinstance(refusal, errors.IllegalMove):
@@ -77,7 +80,7 @@ def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random |
         failure = "failed"
     # A bot bug must not stall the table: log it and play a random legal move instead.
     logger.exception("bot move %s in game %s at version %s", failure, game.pk, game.version)
-    legal = biblios.view(game.engine_state(), seat.position)["legal_actions"]
+    legal = kind.engine.view(game.engine_state(), seat.position)["legal_actions"]
     try:
         return services.play_due_turn(game.pk, rng.choice(legal), version=game.version, now=now)
     except errors.ServiceError:

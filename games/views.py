@@ -15,7 +15,8 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from biblios_site.inputs import whole_number
 from games import access, errors, presence, ratelimit, rendering, selectors, services
-from games.forms import BadActionInput, TableForm, parse_action, parse_version
+from games.forms import TableForm, parse_version
+from games.kinds import registry
 from games.models import Game
 
 
@@ -208,11 +209,11 @@ def leave_game(request, game_id: int):
     """Leave a game in progress on purpose (the board asks to confirm): a bot plays the seat."""
 
     def do():
-        services.leave_game(game_id, request.user)
-        messages.info(
-            request,
-            gettext("You left the game: the Scholar bot plays your seat until you take it back."),
+        kind = registry.of(services.leave_game(game_id, request.user))
+        text = gettext(
+            "You left the game: the %(level)s bot plays your seat until you take it back."
         )
+        messages.info(request, text % {"level": kind.bot_label(kind.stand_in)})
         return _game_url(game_id)
 
     return _table_action(request, game_id, do)
@@ -249,11 +250,11 @@ def act(request, game_id: int):
     message, status, retry_after = "", 200, None
     try:
         version = parse_version(request.POST)
-        action = parse_action(request.POST)
+        action = registry.of(game).parse_action(request.POST)
         if request.user.is_authenticated:
             ratelimit.hit("action", request.user.pk)
         services.submit_action(game.pk, request.user, action, version=version)
-    except BadActionInput as refusal:
+    except registry.ActionInputError as refusal:
         message, status = str(refusal), 400
     except ratelimit.RateLimited as refusal:
         if not request.htmx:

@@ -18,17 +18,17 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(ReadOnlyAdmin):
-    list_display = ["user", "edition", "rating", "games"]
-    list_filter = ["edition"]
+    list_display = ["user", "kind", "variant", "rating", "games"]
+    list_filter = ["kind", "variant"]
     search_fields = ["user__username", "user__display_name"]
     list_select_related = ["user"]
-    ordering = ["edition", "-rating"]
+    ordering = ["kind", "variant", "-rating"]
 
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(ReadOnlyAdmin):
-    list_display = ["game", "user", "edition", "place", "before", "after", "created_at"]
-    list_filter = ["edition"]
+    list_display = ["game", "user", "kind", "variant", "place", "before", "after", "created_at"]
+    list_filter = ["kind", "variant"]
     search_fields = ["user__username", "user__display_name", "game__id"]
     list_select_related = ["user", "game"]
     raw_id_fields = ["game", "user"]

@@ -15,10 +15,6 @@ K_ESTABLISHED = 32.0
 K_PROVISIONAL = 64.0
 PROVISIONAL_GAMES = 10
 
-# Bots are fixed yardsticks, never updated. Scholar beats Novice in every heads-up arena game
-# (README), a gap of several hundred points; the Abbot is at least Scholar's equal.
-BOT_RATINGS = {"novice": 1000.0, "scholar": 1500.0, "abbot": 1700.0}
-
 
 @dataclass(frozen=True)
 class Entrant:
@@ -31,7 +27,7 @@ class Entrant:
 
 
 def k_factor(games_played: int) -> float:
-    """K for a player who has finished `games_played` rated games of the edition before this one."""
+    """K for a player who has finished `games_played` rated games of the variant before this one."""
     return K_PROVISIONAL if games_played < PROVISIONAL_GAMES else K_ESTABLISHED
 
 

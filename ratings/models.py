@@ -1,4 +1,4 @@
-"""Ratings per player and edition, and the change each rated game made (the history).
+"""Ratings per player and game variant, and the change each rated game made (the history).
 
 Both tables are written only by `ratings.services.rate_game`, inside the transaction that
 finishes the game, so a finished rated game and its rating changes exist together or not at all.
@@ -8,28 +8,33 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.kinds import registry
 from games.models import Game
 from ratings import elo
 
 
 class Rating(models.Model):
-    """A player's current rating in one edition, and how many rated games made it."""
+    """A player's current rating in one variant of a game kind (Biblios, Scripts & Scribes are
+    rated apart), and how many rated games made it."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
-    edition = models.CharField(max_length=24, choices=Game.Edition.choices)
+    kind = models.CharField(max_length=24)
+    variant = models.CharField(max_length=32)
     rating = models.FloatField(default=elo.START_RATING)
     games = models.PositiveIntegerField(default=0, help_text=_("Rated games finished."))
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "edition"], name="rating_user_edition_unique")
+            models.UniqueConstraint(
+                fields=["user", "kind", "variant"], name="rating_user_kind_variant_unique"
+            )
         ]
-        indexes = [models.Index(fields=["edition", "-rating"], name="rating_leaderboard")]
+        indexes = [models.Index(fields=["kind", "variant", "-rating"], name="rating_leaderboard")]
 
     def __str__(self):
-        return f"{self.user}: {self.rating:.0f} in {self.get_edition_display()}"
+        return f"{self.user}: {self.rating:.0f} in {registry.of(self).variant_name(self.variant)}"
 
     @property
     def provisional(self) -> bool:
@@ -43,11 +48,9 @@ class RatingChange(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    edition = models.CharField(
-        max_length=24,
-        choices=Game.Edition.choices,
-        help_text=_("The game's edition, copied so a player's history is one indexed query."),
-    )
+    # The game's kind and variant, copied so a player's history is one indexed query.
+    kind = models.CharField(max_length=24)
+    variant = models.CharField(max_length=32)
     place = models.PositiveSmallIntegerField()
     before = models.FloatField()
     after = models.FloatField()
@@ -58,7 +61,11 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="rating_change_once_per_game")
         ]
-        indexes = [models.Index(fields=["user", "edition", "-created_at"])]
+        indexes = [
+            models.Index(
+                fields=["user", "kind", "variant", "-created_at"], name="rating_change_history"
+            )
+        ]
 
     def __str__(self):
         return f"{self.user} in game {self.game_id}: {self.before:.0f} → {self.after:.0f}"

@@ -1,7 +1,7 @@
 """Read-only queries behind the leaderboard and the profile's ratings, and the chart's geometry.
 
 Both cost a fixed number of queries whatever the number of players or games: the leaderboard
-a count and one page of rows, a profile one query for its ratings and one per rated edition for
+a count and one page of rows, a profile one query for its ratings and one per rated variant for
 the last `CHART_GAMES` changes.
 """
 
@@ -12,7 +12,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import F, Window
 from django.db.models.functions import Rank, Round
 
-from games.models import Game
+from games.kinds import registry
 from ratings.models import Rating, RatingChange
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -21,14 +21,14 @@ CHART_GAMES = 100
 RECENT_CHANGES = 5
 
 
-def leaderboard_page(edition: str, page_number) -> Page:
-    """One page of the players with a rated game in `edition`, best first.
+def leaderboard_page(kind: str, variant: str, page_number) -> Page:
+    """One page of the players with a rated game in a kind's variant, best first.
 
     Players showing the same (rounded) rating share a rank; among them, more games first, then
     by username, so the order never depends on the database's whim. Banned players are left out.
     """
     rows = (
-        Rating.objects.filter(edition=edition, games__gt=0, user__is_active=True)
+        Rating.objects.filter(kind=kind, variant=variant, games__gt=0, user__is_active=True)
         .select_related("user")
         .annotate(shown=Round("rating"))
         .annotate(rank=Window(Rank(), order_by=F("shown").desc()))
@@ -58,30 +58,28 @@ class Chart:
 
 
 @dataclass(frozen=True)
-class EditionRating:
-    edition: str
+class VariantRating:
+    kind: str
+    variant: str
     label: str
     rating: Rating
     chart: Chart
     recent: list[RatingChange]
 
 
-def profile_ratings(user) -> list[EditionRating]:
-    """The player's rating in each edition they have played rated, with its history chart."""
-    labels = dict(Game.Edition.choices)
-    ratings = Rating.objects.filter(user=user, games__gt=0).order_by("edition")
+def profile_ratings(user) -> list[VariantRating]:
+    """The player's rating in each variant they have played rated, with its history chart."""
+    ratings = Rating.objects.filter(user=user, games__gt=0).order_by("kind", "variant")
     found = []
     for rating in ratings:
-        changes = list(
-            RatingChange.objects.filter(user=user, edition=rating.edition).order_by(
-                "-created_at", "-pk"
-            )[:CHART_GAMES]
-        )
+        history = RatingChange.objects.filter(user=user, kind=rating.kind, variant=rating.variant)
+        changes = list(history.order_by("-created_at", "-pk")[:CHART_GAMES])
         changes.reverse()
         found.append(
-            EditionRating(
-                edition=rating.edition,
-                label=labels.get(rating.edition, rating.edition),
+            VariantRating(
+                kind=rating.kind,
+                variant=rating.variant,
+                label=registry.of(rating).variant_name(rating.variant),
                 rating=rating,
                 chart=history_chart(
                     [changes[0].before, *(change.after for change in changes)],

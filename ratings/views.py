@@ -7,38 +7,59 @@ from django.views.decorators.http import require_GET
 
 from games import errors
 from games.api_protocol import api_view
-from games.models import Game
+from games.kinds import registry
 from ratings import elo, selectors
 
 
-class UnknownEdition(errors.BadRequest):
-    def __init__(self, edition: str):
-        super().__init__(
-            _("Unknown edition “%(edition)s”: choose one of %(editions)s.")
-            % {"edition": edition[:40], "editions": ", ".join(Game.Edition.values)}
+class UnknownBoard(errors.BadRequest):
+    """A leaderboard of a game or variant the site does not host."""
+
+
+def _kind_and_variant(request) -> tuple[registry.GameKind, str]:
+    """The leaderboard asked for: `?kind=&variant=`, by default the first live kind and its
+    default variant."""
+    kinds = registry.kinds()
+    slug = request.GET.get("kind") or kinds[0].slug
+    try:
+        kind = registry.get(slug)
+    except registry.UnknownKind:
+        raise UnknownBoard(
+            _("Unknown game “%(kind)s”: choose one of %(kinds)s.")
+            % {"kind": slug[:40], "kinds": ", ".join(kind.slug for kind in kinds)}
+        ) from None
+    variants = [variant.slug for variant in kind.variants]
+    variant = request.GET.get("variant") or kind.default_variant
+    if variant not in variants:
+        raise UnknownBoard(
+            _("Unknown variant “%(variant)s” of %(kind)s: choose one of %(variants)s.")
+            % {"variant": variant[:40], "kind": kind.name, "variants": ", ".join(variants)}
         )
+    return kind, variant
 
 
-def _edition(request) -> str:
-    edition = request.GET.get("edition") or Game.Edition.BIBLIOS
-    if edition not in Game.Edition.values:
-        raise UnknownEdition(edition)
-    return edition
+def _boards() -> list[dict]:
+    """Every leaderboard, for the page's switcher: one per variant of each live kind."""
+    return [
+        {"kind": kind.slug, "variant": variant.slug, "label": variant.name}
+        for kind in registry.kinds()
+        for variant in kind.variants
+    ]
 
 
 @require_GET
 def leaderboard(request):
-    """Players with at least one rated game in the edition, best first, paginated."""
+    """Players with at least one rated game in the variant, best first, paginated."""
     try:
-        edition = _edition(request)
-    except UnknownEdition as refusal:
-        context = {"editions": Game.Edition.choices, "error": str(refusal)}
+        kind, variant = _kind_and_variant(request)
+    except UnknownBoard as refusal:
+        context = {"boards": _boards(), "error": str(refusal)}
         return render(request, "ratings/leaderboard.html", context, status=400)
     context = {
-        "editions": Game.Edition.choices,
-        "edition": edition,
-        "edition_label": Game.Edition(edition).label,
-        "page": selectors.leaderboard_page(edition, request.GET.get("page")),
+        "boards": _boards(),
+        "kind": kind.slug,
+        "variant": variant,
+        "variant_label": kind.variant_name(variant),
+        "page": selectors.leaderboard_page(kind.slug, variant, request.GET.get("page")),
         "provisional_games": elo.PROVISIONAL_GAMES,
     }
     return render(request, "ratings/leaderboard.html", context)
@@ -46,12 +67,13 @@ def leaderboard(request):
 
 @api_view("GET")
 def api_leaderboard(request):
-    """`GET /api/leaderboard?edition=&page=`: the same rows as the page, as JSON."""
-    edition = _edition(request)
-    page = selectors.leaderboard_page(edition, request.GET.get("page"))
+    """`GET /api/leaderboard?kind=&variant=&page=`: the same rows as the page, as JSON."""
+    kind, variant = _kind_and_variant(request)
+    page = selectors.leaderboard_page(kind.slug, variant, request.GET.get("page"))
     return JsonResponse(
         {
-            "edition": edition,
+            "kind": kind.slug,
+            "variant": variant,
             "page": page.number,
             "pages": page.paginator.num_pages,
             "count": page.paginator.count,

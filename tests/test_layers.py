@@ -4,7 +4,9 @@ Edges (views, consumers, the API, the admin) are thin: they call services, selec
 presentation modules, never one another, so what two edges share lives in a module both may
 import. The apps depend on one another one way only (ratings on games, games on accounts), so
 that no app needs another that needs it back; games announces a finished game with a signal
-(`games.signals`) instead of calling ratings.
+(`games.signals`) instead of calling ratings. The platform hosts games without importing one:
+it reaches a game's package and engine only through the registry (`games.kinds.registry`) and
+the engine contract (`games.engine.protocol`), so the next game is a new folder.
 """
 
 import ast
@@ -23,6 +25,16 @@ KNOWN_BACK_IMPORTS = {
     ("accounts.selectors", "games.models"),
     ("accounts.views", "games.ratelimit"),
 }
+
+
+# Where the games live, and the one door into each of those packages the platform may use.
+GAME_PACKAGES = {"games.kinds": "games.kinds.registry", "games.engine": "games.engine.protocol"}
+SITE = "biblios_site"
+SITE_SETTINGS = ("biblios_site.settings", "biblios_site.settings_test")  # name the kinds installed
+
+
+def within(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
 
 
 def is_edge(module: str) -> bool:
@@ -92,6 +104,33 @@ def import_graph(root: Path) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     return every, top
 
 
+def platform_modules(root: Path) -> dict[str, Path]:
+    """The platform's modules: the apps' outside the game packages, and the site's (its
+    settings aside, which list the installed kinds by name)."""
+    found = {
+        module: path
+        for module, path in app_modules(root).items()
+        if not any(within(module, package) for package in GAME_PACKAGES)
+    }
+    for path in sorted((root / SITE).rglob("*.py")):
+        module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        if module not in SITE_SETTINGS:
+            found[module] = path
+    return found
+
+
+def game_imports(root: Path) -> list[str]:
+    """Platform modules importing a game's package or engine other than through its door."""
+    known = set(app_modules(root))
+    return sorted(
+        f"{module} imports {target}"
+        for module, path in platform_modules(root).items()
+        for target in imports_of(module, path, known)[0]
+        for package, door in GAME_PACKAGES.items()
+        if within(target, package) and not within(target, door)
+    )
+
+
 def edge_to_edge(every: dict[str, set[str]]) -> list[str]:
     return sorted(
         f"{module} imports {target}"
@@ -121,9 +160,20 @@ def test_the_import_reader_sees_the_apps():
     every, top = import_graph(ROOT)
     assert "games.services" in every["games.views"]
     assert "games.models" in top["ratings.services"]
+    assert "games.engine.biblios" in top["games.kinds.biblios.kind"]  # a game's own imports
     # A function's own import counts for edges but is not a module-level import.
     assert every["accounts.apps"] >= {"accounts.credentials"}
     assert "accounts.credentials" not in top["accounts.apps"]
+
+
+def test_the_platform_reaches_games_only_through_the_registry():
+    """No platform module imports a game kind's package (`games.kinds.biblios`…) or a game
+    engine (`games.engine.biblios`…): only `games.kinds.registry` and `games.engine.protocol`.
+    Migrations may (they freeze what a game was when they were written), and so may tests."""
+    platform = set(platform_modules(ROOT))
+    assert {"games.turns", "ratings.services", "biblios_site.urls"} <= platform
+    assert not {"games.kinds.registry", "games.engine.biblios", SITE_SETTINGS[0]} & platform
+    assert game_imports(ROOT) == []
 
 
 def test_no_edge_module_imports_another():

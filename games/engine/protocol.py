@@ -6,7 +6,10 @@ type; the platform stores `dumps(state)` and `setup_of(state)`, replays the move
 redaction functions below. Seats are 0…N-1; a seat argument may also be None (a spectator) or
 "all" (the admin's inspector) where noted. Engines never import Django, keep no global state and
 draw randomness only from their seed, so the same setup and moves always give the same game.
-`tests/kinds/` runs every registered engine through the conformance suite that checks all this.
+What the platform reads of a state is its `version` (the number of moves applied: the move log's
+sequence number, checked against a client's to refuse stale moves); of a view, its "version",
+"seat", "to_act" and "legal_actions" (the viewing seat's, [] for anyone else). `tests/kinds/`
+runs every registered engine through the conformance suite that checks all this.
 """
 
 import inspect

@@ -9,4 +9,4 @@ register = template.Library()
 
 @register.inclusion_tag("ratings/_profile_ratings.html")
 def player_ratings(player):
-    return {"player": player, "editions": selectors.profile_ratings(player)}
+    return {"player": player, "variants": selectors.profile_ratings(player)}

@@ -53,12 +53,12 @@ def move(player: ApiClient, game_id: int, rng: random.Random):
 
 
 @pytest.mark.parametrize(
-    ("num_players", "edition"),
+    ("num_players", "variant"),
     [(2, "biblios"), (3, "scripts_and_scribes"), (4, "biblios")],
 )
-def test_a_whole_game_is_played_through_the_api_only(players, num_players, edition):
+def test_a_whole_game_is_played_through_the_api_only(players, num_players, variant):
     rng = random.Random(num_players)
-    game_id = started_table(players, num_players, edition=edition)
+    game_id = started_table(players, num_players, kind="biblios", variant=variant)
     seats = by_seat(players[:num_players], game_id)
     assert sorted(s for s in seats if s is not None) == list(range(num_players))
     to_act = players[0].get(f"/api/games/{game_id}").data["view"]["to_act"]
@@ -231,7 +231,7 @@ def play_by_services(game_id: int, rng: random.Random):
 def test_a_spectator_never_sees_a_card_in_any_hand(players):
     """After a placement (the last event then names no picked or bought card), no card id held
     in any hand appears anywhere in a spectator's API board."""
-    game_id = started_table(players, 3, edition="biblios", medieval_bluff=True)
+    game_id = started_table(players, 3, variant="biblios", options={"medieval_bluff": True})
     spectator = players[3]
     checked = 0
     for state, _, action in play_by_services(game_id, random.Random(5)):
@@ -296,7 +296,7 @@ def test_no_board_shows_a_seat_a_card_hidden_from_it(players, num_players):
     """For random states of a random game, every seat's and a spectator's API board carries no
     card id that is hidden from it (until the end, when the final hands are shown)."""
     rng = random.Random(num_players * 7)
-    game_id = started_table(players, num_players, medieval_bluff=True)
+    game_id = started_table(players, num_players, options={"medieval_bluff": True})
     clients = by_seat(players[:num_players], game_id)
     clients[None] = players[3] if num_players < 4 else None
     secrets = Secrets(Game.objects.get(pk=game_id).engine_state())

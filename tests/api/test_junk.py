@@ -274,12 +274,17 @@ def test_every_api_field_gets_junk_and_nothing_changes(players, game_id):
     version = Game.objects.get(pk=game_id).version
     for value in JUNK_VALUES:
         for field, kind in api.TABLE_FIELDS.items():
-            if kind is bool and isinstance(value, bool) or (field, value) == ("bots", []):
+            valid = (field, value) in (("bots", []), ("options", {}))
+            if kind is bool and isinstance(value, bool) or valid:
                 continue  # a valid setting, not junk
             response = player.post("/api/tables", {**tables, field: value})
             assert response.status_code == 400, (field, repr(value)[:40], response.data)
         if value is not None:  # null is an open seat
             response = player.post("/api/tables", {**tables, "bots": [value]})
+            assert response.status_code == 400, (repr(value)[:40], response.data)
+        if not isinstance(value, bool):  # an option is true or false
+            options = {"forbid_uncoverable_bids": value}
+            response = player.post("/api/tables", {**tables, "options": options})
             assert response.status_code == 400, (repr(value)[:40], response.data)
         response = player.post(f"/api/tables/{private}/join", {"invite_code": value})
         assert 400 <= response.status_code < 500, (repr(value)[:40], response.data)

@@ -76,7 +76,7 @@ def test_create_a_table_with_defaults(players):
     table = response.data
     game = Game.objects.get(pk=table["id"])
     assert table["status"] == "open" and table["num_players"] == 2
-    assert table["edition"] == "biblios"
+    assert (table["kind"], table["variant"]) == ("biblios", "biblios")
     assert table["options"] == {"medieval_bluff": False, "forbid_uncoverable_bids": False}
     assert table["private"] is False and table["spectators_allowed"] is True
     assert table["host"] == "Player 0" and table["seat"] == 0
@@ -90,17 +90,21 @@ def test_create_a_table_with_every_option(players):
     table = new_table(
         players[0],
         num_players=4,
-        edition="biblios",
-        medieval_bluff=True,
-        forbid_uncoverable_bids=True,
+        kind="biblios",
+        variant="biblios",
+        options={"medieval_bluff": True, "forbid_uncoverable_bids": True},
         private=True,
         spectators_allowed=False,
     )
     game = Game.objects.get(pk=table["id"])
     assert game.options == {"medieval_bluff": True, "forbid_uncoverable_bids": True}
     assert game.private and not game.spectators_allowed and game.num_players == 4
-    scripts = new_table(players[1], num_players=2, edition="scripts_and_scribes")
-    assert scripts["edition"] == "scripts_and_scribes"
+    scripts = new_table(players[1], num_players=2, variant="scripts_and_scribes")
+    assert (scripts["kind"], scripts["variant"]) == ("biblios", "scripts_and_scribes")
+    assert Game.objects.get(pk=scripts["id"]).options == {
+        "medieval_bluff": False,
+        "forbid_uncoverable_bids": False,
+    }
 
 
 @pytest.mark.parametrize(
@@ -113,16 +117,28 @@ def test_create_a_table_with_every_option(players):
         ({"num_players": True}, "num_players must be a whole number"),
         ({"num_players": None}, "num_players must be a whole number"),
         ({"num_players": 10**30}, "2, 3 or 4"),
-        ({"num_players": 2, "edition": "chess"}, "unknown edition"),
-        ({"num_players": 2, "edition": 1}, "edition must be a string"),
+        ({"num_players": 2, "kind": "chess"}, "unknown game kind 'chess'"),
+        ({"num_players": 2, "kind": 1}, "kind must be a string"),
+        ({"num_players": 2, "variant": "chess"}, "unknown variant 'chess' of Biblios"),
+        ({"num_players": 2, "variant": None}, "variant must be a string"),
+        ({"num_players": 2, "options": []}, "options must be a JSON object"),
         ({"num_players": 2, "private": "yes"}, "private must be true or false"),
         ({"num_players": 2, "private": 1}, "private must be true or false"),
         ({"num_players": 2, "spectators_allowed": None}, "spectators_allowed must be true"),
-        ({"num_players": 2, "medieval_bluff": [True]}, "medieval_bluff must be true"),
-        ({"num_players": 2, "forbid_uncoverable_bids": 0}, "forbid_uncoverable_bids must be"),
+        ({"num_players": 2, "options": {"medieval_bluff": [True]}}, "medieval_bluff must be true"),
+        (
+            {"num_players": 2, "options": {"forbid_uncoverable_bids": 0}},
+            "forbid_uncoverable_bids must be true or false",
+        ),
+        ({"num_players": 2, "options": {"colour": True}}, "unknown option(s) colour"),
+        ({"num_players": 2, "medieval_bluff": True}, "unknown field(s): medieval_bluff"),
         ({"num_players": 2, "colour": "red"}, "unknown field(s): colour"),
         (
-            {"num_players": 2, "edition": "scripts_and_scribes", "medieval_bluff": True},
+            {
+                "num_players": 2,
+                "variant": "scripts_and_scribes",
+                "options": {"medieval_bluff": True},
+            },
             "Medieval bluff is a Biblios option",
         ),
         ([2], "must be a JSON object"),

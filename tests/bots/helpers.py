@@ -2,8 +2,8 @@
 
 import random
 
-from games import bots
 from games.engine import biblios
+from games.kinds.biblios import bots
 
 TINY_BUDGET = 0.02  # Abbot CPU seconds per decision in the tests: legal play, not strength
 

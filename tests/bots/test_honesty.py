@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from games import bots
-from games.bots import abbot
-from games.bots.memory import seen_cards
 from games.engine import biblios
+from games.kinds.biblios import bots
+from games.kinds.biblios.bots import abbot
+from games.kinds.biblios.bots.memory import seen_cards
 
 from .helpers import positions
 

@@ -4,8 +4,8 @@ an action its own view lists (bots.choose is given nothing but that view and its
 import pytest
 
 from benchmarks.arena import play_game
-from games.bots.novice import means
 from games.engine import biblios
+from games.kinds.biblios.bots.novice import means
 
 from .helpers import TINY_BUDGET
 

@@ -2,8 +2,8 @@
 
 import random
 
-from games import bots
 from games.engine import biblios
+from games.kinds.biblios import bots
 
 from .helpers import positions
 

@@ -7,15 +7,15 @@ import time
 import pytest
 
 from benchmarks import hands
-from games import bots
-from games.bots import scholar
-from games.bots.abbot import ABBOT_STYLES, KEEP_CHOICE
-from games.bots.determinise import determinise
-from games.bots.memory import Knowledge
-from games.bots.playout import Playout
-from games.bots.valuation import SCHOLAR, outlook_from_view
 from games.engine import biblios
 from games.engine.cards import CARD_IDS
+from games.kinds.biblios import bots
+from games.kinds.biblios.bots import scholar
+from games.kinds.biblios.bots.abbot import ABBOT_STYLES, KEEP_CHOICE
+from games.kinds.biblios.bots.determinise import determinise
+from games.kinds.biblios.bots.memory import Knowledge
+from games.kinds.biblios.bots.playout import Playout
+from games.kinds.biblios.bots.valuation import SCHOLAR, outlook_from_view
 
 from .helpers import positions
 

@@ -3,7 +3,7 @@
 import pytest
 
 from benchmarks import search_gain
-from games.bots import abbot
+from games.kinds.biblios.bots import abbot
 
 
 def test_positions_are_the_rotated_seats_searched_decisions():

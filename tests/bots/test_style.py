@@ -6,8 +6,8 @@ for a test of this size; the README gives its 2,000-game figure."""
 import pytest
 
 from benchmarks.style import play_game
-from games.bots.abbot import ABBOT_STYLES
-from games.bots.valuation import SCHOLAR
+from games.kinds.biblios.bots.abbot import ABBOT_STYLES
+from games.kinds.biblios.bots.valuation import SCHOLAR
 
 DEALS = range(500, 600)  # the tuning played deals from 100000 on
 

@@ -3,10 +3,17 @@ checked); its style's spread is how far a lead in a category is trusted."""
 
 from collections import defaultdict
 
-from games.bots.memory import Knowledge
-from games.bots.valuation import CARD_CAT, SCHOLAR, WORTH_KEY, Outlook, Style, outlook_from_view
 from games.engine import biblios
 from games.engine.cards import KIND, VALUE
+from games.kinds.biblios.bots.memory import Knowledge
+from games.kinds.biblios.bots.valuation import (
+    CARD_CAT,
+    SCHOLAR,
+    WORTH_KEY,
+    Outlook,
+    Style,
+    outlook_from_view,
+)
 
 from .helpers import positions
 

@@ -1,11 +1,13 @@
 """The service layer: tables, starting, and submit_action's guarantees."""
 
+import dataclasses
 import random
 
 import pytest
 
 from games import errors, moderation, services
 from games.engine import biblios
+from games.kinds import registry
 from games.models import Game, Move
 from tests.play import play_to_end, started_game
 
@@ -80,5 +82,66 @@ def test_table_lifecycle_rules(players):
     with pytest.raises(errors.ServiceError):
         services.create_table(
             players[0],
-            services.TableSettings(3, edition="scripts_and_scribes", medieval_bluff=True),
+            services.TableSettings(
+                3, variant="scripts_and_scribes", options={"medieval_bluff": True}
+            ),
         )
+
+
+# ------------------------------------------------------------------ kinds and variants
+
+
+@pytest.fixture
+def alpha_kind():
+    """Biblios again under another slug, still being built (alpha): kept off new tables."""
+    kind = dataclasses.replace(registry.get("biblios"), slug="biblios_next", stage=registry.ALPHA)
+    registry.register(kind)
+    yield kind
+    registry.unregister(kind.slug)
+
+
+def test_a_table_is_the_first_kind_in_its_default_variant_unless_chosen(players):
+    plain = services.create_table(players[0], services.TableSettings(2))
+    assert (plain.kind, plain.variant) == ("biblios", "biblios")
+    assert plain.options == {"medieval_bluff": False, "forbid_uncoverable_bids": False}
+    chosen = services.TableSettings(
+        4, kind="biblios", variant="scripts_and_scribes", options={"forbid_uncoverable_bids": True}
+    )
+    game = services.create_table(players[1], chosen)
+    assert (game.kind, game.variant, game.num_players) == ("biblios", "scripts_and_scribes", 4)
+    assert game.options == {"medieval_bluff": False, "forbid_uncoverable_bids": True}
+    assert str(game) == f"Game {game.pk} (Scripts & Scribes, 4 players)"
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ({"kind": "chess"}, "unknown game kind 'chess'; choose one of biblios"),
+        ({"kind": "biblios_next"}, "unknown game kind 'biblios_next'"),
+        ({"variant": "chess"}, "unknown variant 'chess' of Biblios"),
+        ({"num_players": 5}, "a Biblios table seats 2, 3 or 4 players"),
+        ({"num_players": 1}, "a Biblios table seats 2, 3 or 4 players"),
+        ({"options": {"colour": True}}, "unknown option(s) colour; Biblios has medieval_bluff"),
+        ({"options": {"medieval_bluff": "yes"}}, "option medieval_bluff must be true or false"),
+        ({"options": [True]}, "options must be an object"),
+        (
+            {"variant": "scripts_and_scribes", "options": {"medieval_bluff": True}},
+            "Medieval bluff is a Biblios option",
+        ),
+        ({"bots": ("wizard",)}, "unknown bot level 'wizard'; use novice, scholar, abbot"),
+    ],
+)
+def test_create_table_checks_the_table_against_its_kind(players, alpha_kind, table, message):
+    settings = {"num_players": 2, **table}
+    with pytest.raises(errors.ServiceError) as refusal:
+        services.create_table(players[0], services.TableSettings(**settings))
+    assert message in str(refusal.value)
+    assert not Game.objects.exists()
+
+
+def test_a_rematch_keeps_the_kind_variant_and_options(players):
+    options = {"forbid_uncoverable_bids": True}
+    game = started_game(players, 2, variant="scripts_and_scribes", options=options)
+    game = play_to_end(game, random.Random(5))
+    again = services.rematch(game.pk, players[1])
+    assert (again.kind, again.variant, again.options) == (game.kind, game.variant, game.options)

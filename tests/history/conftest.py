@@ -23,7 +23,8 @@ def browser(users):
 
 
 def bulk_games(players, count, *, status=Game.Status.FINISHED, winner=0, days_ago=0, **fields):
-    """`count` games of `players` (seats in order) with a result where seat `winner` won.
+    """`count` Biblios games of `players` (seats in order) with a result where seat `winner`
+    won (`fields` may name another variant).
 
     Written with bulk_create: history pages only read these rows, so nothing is played.
     """
@@ -47,7 +48,7 @@ def bulk_games(players, count, *, status=Game.Status.FINISHED, winner=0, days_ag
             result=result if finished else None,
             started_at=now - datetime.timedelta(minutes=30),
             finished_at=now if finished else None,
-            **fields,
+            **{"kind": "biblios", "variant": "biblios", **fields},
         )
         for i in range(count)
     )

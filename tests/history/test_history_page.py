@@ -36,11 +36,11 @@ def test_lists_my_games_newest_first_with_players_winner_scores_and_length(brows
     assert "40 moves, 30 min" in html
 
 
-def test_filters_by_status_edition_players_opponent_result_and_dates(browser, users):
+def test_filters_by_status_variant_players_opponent_result_and_dates(browser, users):
     won = bulk_games(users[:2], 2)
     lost = bulk_games(users[:2], 2, winner=1)
     three = bulk_games(users[:3], 1)
-    scripts = bulk_games(users[:2], 1, edition=Game.Edition.SCRIPTS_AND_SCRIBES)
+    scripts = bulk_games(users[:2], 1, variant="scripts_and_scribes")
     running = bulk_games([users[0], users[3]], 1, status=Game.Status.ACTIVE)
     old = bulk_games(users[:2], 1, days_ago=10)
     url = reverse("my_games")
@@ -51,7 +51,7 @@ def test_filters_by_status_edition_players_opponent_result_and_dates(browser, us
     everything = ids(won + lost + three + scripts + running + old)
     assert found() == everything
     assert found(status="active") == ids(running)
-    assert found(edition="scripts_and_scribes") == ids(scripts)
+    assert found(variant="biblios/scripts_and_scribes") == ids(scripts)
     assert found(players=3) == ids(three)
     assert found(opponent="reader 3") == ids(running)
     assert found(opponent="Reader 2") == ids(three)
@@ -61,7 +61,7 @@ def test_filters_by_status_edition_players_opponent_result_and_dates(browser, us
     week_ago = today - datetime.timedelta(days=7)
     assert found(date_to=week_ago.isoformat()) == ids(old)
     assert found(date_from=week_ago.isoformat()) == everything - ids(old)
-    assert found(result="lost", players=2, edition="biblios") == ids(lost)
+    assert found(result="lost", players=2, variant="biblios/biblios") == ids(lost)
 
 
 def test_bad_filters_are_refused_with_a_message(browser, users):
@@ -69,6 +69,8 @@ def test_bad_filters_are_refused_with_a_message(browser, users):
     for query in (
         {"players": "7"},
         {"status": "bogus"},
+        {"variant": "biblios"},
+        {"variant": "chess/biblios"},
         {"date_from": "yesterday"},
         {"date_from": "2030-01-02", "date_to": "2030-01-01"},
     ):

@@ -33,6 +33,7 @@ def test_a_finished_record_replays_to_the_stored_game_for_staff(users):
     data = response.data
     assert data["complete"] is True
     assert data["status"] == "finished" and data["result"] == game.result
+    assert (data["kind"], data["variant"], data["options"]) == ("biblios", "biblios", game.options)
     assert [m["seq"] for m in data["moves"]] == list(range(1, game.version + 1))
     replayed = biblios.replay(data["setup"], [(m["seat"], m["action"]) for m in data["moves"]])
     assert biblios.dumps(replayed) == game.state

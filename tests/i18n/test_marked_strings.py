@@ -12,6 +12,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.template.base import Lexer, TokenType
 
@@ -26,12 +27,14 @@ WORD = re.compile(r"[^\W\d_]{2,}|\b[^\W\d_]\b")
 
 
 def template_files() -> list[Path]:
-    """Every template of the project (site templates and the project's own apps)."""
+    """Every template of the project (site templates and the project's own apps, game kinds
+    included)."""
     roots = [Path(d) for d in settings.TEMPLATES[0]["DIRS"]]
     roots += [
-        path
-        for path in settings.BASE_DIR.glob("*/templates")
-        if not path.is_relative_to(settings.BASE_DIR / ".venv")
+        Path(app.path) / "templates"
+        for app in apps.get_app_configs()
+        if Path(app.path).is_relative_to(settings.BASE_DIR)
+        and not Path(app.path).is_relative_to(settings.BASE_DIR / ".venv")
     ]
     return sorted({file for root in roots for file in root.rglob("*.html")})
 

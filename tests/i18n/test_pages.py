@@ -10,9 +10,10 @@ from django.urls import reverse
 
 from accounts.middleware import scope_language
 from accounts.models import User
-from games import names, selectors, services
+from games import selectors, services
 from games.engine import biblios
 from games.engine.cards import CATEGORIES
+from games.kinds.biblios import names
 from tests import play
 from tests.live.helpers import Sockets, run, session_cookie
 
@@ -133,7 +134,7 @@ def test_table_and_board_pages_in_french_and_spanish(players, language, waiting,
 @pytest.mark.django_db
 def test_scripts_and_scribes_shows_its_own_names(players):
     """The edition's names: French from the deck table; Spanish from our fallback."""
-    game = play.started_game(players, 2, seed=3, edition="scripts_and_scribes")
+    game = play.started_game(players, 2, seed=3, variant="scripts_and_scribes")
     french = page(browser("fr", players[0]), reverse("game", args=[game.pk]))
     for word in OFFICIAL[("scripts_and_scribes", "fr")] + ["Plateau de valeur"]:
         assert word in french, word

@@ -1,28 +1,28 @@
-"""The conformance suite's engines and the games it plays with them.
+"""The conformance suite's games: every kind the registry knows, and the games it plays.
 
-`ENGINES` maps a game kind's slug to its pure engine module (`games/engine/protocol.py`); the
-game registry will feed this list, so every kind it registers meets the same contract.
+`KINDS` are the registered kinds, alpha ones included (`games.kinds.registry`), read when the
+suite is collected: a kind registered by then goes through every test here. `ENGINES` maps each
+slug to its pure engine module (`games/engine/protocol.py`), `FALLBACKS` to the bot that plays a
+seat whose player timed out or left, as the turn worker calls it.
 """
 
 import random
 from dataclasses import dataclass
+from functools import partial
 
 import pytest
 
-from games import bots
-from games.engine import biblios
-from games.services import STAND_IN_LEVEL
+from games.kinds import registry
 
-ENGINES = {"biblios": biblios}
+KINDS = {kind.slug: kind for kind in registry.kinds(include_alpha=True)}
+ENGINES = {slug: kind.engine for slug, kind in KINDS.items()}
 
-
-def biblios_fallback(view: dict, memory: dict, rng: random.Random) -> dict:
-    """What plays a Biblios seat whose player timed out or left (the turn worker's stand-in)."""
-    return bots.choose(STAND_IN_LEVEL, view, memory, rng)
-
-
-# Per kind: the fallback bot, `(view, memory, rng) -> action`, and a new memory for a seat.
-FALLBACKS = {"biblios": (biblios_fallback, bots.new_memory, bots.observe)}
+# Per kind: the fallback bot, `(view, memory, rng) -> action` (the kind's stand-in level), and
+# the bot memory of a seat: `new_memory(seat, players)`, `observe(memory, view)`.
+FALLBACKS = {
+    slug: (partial(kind.bots.choose, kind.stand_in), kind.bots.new_memory, kind.bots.observe)
+    for slug, kind in KINDS.items()
+}
 
 MAX_MOVES = 5_000  # a random game longer than this never ends
 

@@ -55,6 +55,22 @@ def test_only_the_seats_to_act_have_actions(played):
 
 
 @EVERY_TABLE
+def test_states_and_views_carry_what_the_platform_reads(played):
+    """The platform reads a state's `version` (the move log's sequence number) and a view's
+    "version", "seat", "to_act" and "legal_actions" (protocol.py's docstring)."""
+    engine = played.engine
+    for step in range(0, len(played.states), max(1, len(played.states) // 40)):
+        state = played.states[step]
+        assert state.version == step
+        for seat in [*range(played.players), None]:
+            view = engine.view(state, seat)
+            assert (view["version"], view["seat"]) == (step, seat)
+            assert view["to_act"] == engine.to_act(state)
+            mine = engine.legal_actions(state, seat) if seat is not None else []
+            assert view["legal_actions"] == mine
+
+
+@EVERY_TABLE
 def test_states_survive_their_json_form(played):
     engine = played.engine
     for state in played.states:

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_no_frame_of_a_whole_game_shows_a_hidden_card(users):
     """Medieval bluff, so that refusals bring penalties and face-down discards (R14, R15)."""
     rng = random.Random(1)
-    game = started_game(users, 2, seed=5, medieval_bluff=True)
+    game = started_game(users, 2, seed=5, options={"medieval_bluff": True})
     by_seat = seated_users(game)
     html_player = session_cookie(by_seat[0])
     json_player = ApiToken.issue(by_seat[1])[1]

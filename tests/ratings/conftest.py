@@ -48,7 +48,7 @@ def almost_finished_rated_game(users, num_players, seed) -> tuple:
     return game, (game.pk, user, action, version)
 
 
-def finished_rows(seats, places, *, rated=True, edition=Game.Edition.BIBLIOS) -> Game:
+def finished_rows(seats, places, *, rated=True, variant="biblios") -> Game:
     """A finished game written as rows (never played): `seats` holds users or bot levels.
 
     For tests of `rate_game` alone, e.g. bot seats and takeovers, which the services set up
@@ -58,7 +58,8 @@ def finished_rows(seats, places, *, rated=True, edition=Game.Edition.BIBLIOS) ->
     game = Game.objects.create(
         host=host,
         num_players=len(seats),
-        edition=edition,
+        kind="biblios",
+        variant=variant,
         rated=rated,
         status=Game.Status.FINISHED,
         finished_at=timezone.now(),

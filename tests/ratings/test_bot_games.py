@@ -38,7 +38,7 @@ def test_a_rated_game_with_a_bot_rates_the_people_against_the_bots_fixed_rating(
     expected = elo.rating_changes(
         [
             elo.Entrant(0, elo.START_RATING, seats[0].place, k=elo.K_PROVISIONAL),
-            elo.Entrant(1, elo.BOT_RATINGS["scholar"], seats[1].place, k=None),
+            elo.Entrant(1, 1500.0, seats[1].place, k=None),  # the Scholar's yardstick
             elo.Entrant(2, elo.START_RATING, seats[2].place, k=elo.K_PROVISIONAL),
         ]
     )

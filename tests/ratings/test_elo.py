@@ -135,7 +135,7 @@ def test_a_shared_place_between_equals_changes_nothing():
 def test_bots_count_as_opponents_but_are_never_updated():
     table = [
         elo.Entrant("person", 1500, place=1, k=32),
-        elo.Entrant("bot", elo.BOT_RATINGS["scholar"], place=2, k=None),
+        elo.Entrant("bot", 1500, place=2, k=None),
     ]
     assert elo.rating_changes(table) == {"person": pytest.approx(16.0)}
 

@@ -6,7 +6,6 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games.models import Game
 from ratings import elo, selectors
 from ratings.models import Rating, RatingChange
 from ratings.services import rate_game
@@ -15,13 +14,14 @@ from tests.ratings.conftest import finished_rows
 pytestmark = pytest.mark.django_db
 
 
-def board(edition=Game.Edition.BIBLIOS, **rows):
-    """Rating rows written directly: {username: (rating, games)} for users that exist."""
+def board(variant="biblios", **rows):
+    """Biblios rating rows written directly: {username: (rating, games)} for users that exist."""
     from accounts.models import User
 
     for username, (rating, games) in rows.items():
+        user = User.objects.get(username=username)
         Rating.objects.create(
-            user=User.objects.get(username=username), edition=edition, rating=rating, games=games
+            user=user, kind="biblios", variant=variant, rating=rating, games=games
         )
 
 
@@ -39,22 +39,24 @@ def test_the_leaderboard_orders_best_first_and_breaks_ties_deterministically(cli
         dora=(1620.0, 1),
         egon=(1400.0, 12),
     )
-    response = client.get(reverse("ratings:leaderboard"), {"edition": "biblios"})
+    response = client.get(reverse("ratings:leaderboard"), {"kind": "biblios", "variant": "biblios"})
     assert response.status_code == 200
     assert names_in_order(response) == ["dora", "basil", "clio", "ada", "egon"]
-    ranks = [row.rank for row in selectors.leaderboard_page("biblios", 1).object_list]
+    ranks = [row.rank for row in selectors.leaderboard_page("biblios", "biblios", 1).object_list]
     assert ranks == [1, 2, 2, 2, 5]
 
 
-def test_the_leaderboard_lists_only_players_with_a_rated_game_in_the_edition(client, players):
+def test_the_leaderboard_lists_only_players_with_a_rated_game_in_the_variant(client, players):
     board(ada=(1600, 2), basil=(1500, 0))
-    board(Game.Edition.SCRIPTS_AND_SCRIBES, clio=(1700, 4))
+    board("scripts_and_scribes", clio=(1700, 4))
     players[3].is_active = False  # banned players are left out
     players[3].save()
     board(dora=(1900, 9))
     assert names_in_order(client.get(reverse("ratings:leaderboard"))) == ["ada"]
-    response = client.get(reverse("ratings:leaderboard"), {"edition": "scripts_and_scribes"})
+    response = client.get(reverse("ratings:leaderboard"), {"variant": "scripts_and_scribes"})
     assert names_in_order(response) == ["clio"]
+    assert '<strong aria-current="page">Scripts &amp; Scribes</strong>' in response.content.decode()
+    assert 'href="?kind=biblios&amp;variant=biblios"' in response.content.decode()
 
 
 def test_an_empty_leaderboard_says_so(client, players):
@@ -63,10 +65,17 @@ def test_an_empty_leaderboard_says_so(client, players):
     assert "Nobody has finished a rated game" in response.content.decode()
 
 
-def test_an_unknown_edition_is_refused_with_a_message(client, players):
-    response = client.get(reverse("ratings:leaderboard"), {"edition": "chess"})
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"kind": "chess"}, "Unknown game “chess”: choose one of biblios."),
+        ({"variant": "chess"}, "Unknown variant “chess” of Biblios: choose one of biblios,"),
+    ],
+)
+def test_an_unknown_game_or_variant_is_refused_with_a_message(client, players, query, message):
+    response = client.get(reverse("ratings:leaderboard"), query)
     assert response.status_code == 400
-    assert "Unknown edition" in response.content.decode()
+    assert message in response.content.decode()
 
 
 def test_the_leaderboard_is_paginated_in_a_fixed_number_of_queries(
@@ -77,14 +86,14 @@ def test_the_leaderboard_is_paginated_in_a_fixed_number_of_queries(
         django_user_model(username=f"scribe{i:03}") for i in range(size + 7)
     )
     Rating.objects.bulk_create(
-        Rating(user=user, edition="biblios", rating=2000 - i, games=1)
+        Rating(user=user, kind="biblios", variant="biblios", rating=2000 - i, games=1)
         for i, user in enumerate(users)
     )
     url = reverse("ratings:leaderboard")
     with django_assert_max_num_queries(4):
-        first = client.get(url, {"edition": "biblios"})
+        first = client.get(url, {"kind": "biblios", "variant": "biblios"})
     with django_assert_max_num_queries(4):
-        second = client.get(url, {"edition": "biblios", "page": 2})
+        second = client.get(url, {"kind": "biblios", "variant": "biblios", "page": 2})
     assert names_in_order(first) == [f"scribe{i:03}" for i in range(size)]
     assert names_in_order(second) == [f"scribe{i:03}" for i in range(size, size + 7)]
     assert 'rel="next"' in first.content.decode() and 'rel="prev"' in second.content.decode()
@@ -107,10 +116,11 @@ def api_get(client, user, **params):
 
 def test_the_api_gives_the_same_rows(client, players):
     board(ada=(1550.6, 12), basil=(1550.4, 2))
-    answer = api_get(client, players[0], edition="biblios")
+    answer = api_get(client, players[0], kind="biblios", variant="biblios")
     assert answer.status_code == 200
     assert answer.json() == {
-        "edition": "biblios",
+        "kind": "biblios",
+        "variant": "biblios",
         "page": 1,
         "pages": 1,
         "count": 2,
@@ -135,9 +145,9 @@ def test_the_api_gives_the_same_rows(client, players):
     }
 
 
-def test_the_api_refuses_an_unknown_edition_and_a_missing_token(client, players):
-    answer = api_get(client, players[0], edition="chess")
-    assert answer.status_code == 400 and "Unknown edition" in answer.json()["error"]
+def test_the_api_refuses_an_unknown_variant_and_a_missing_token(client, players):
+    answer = api_get(client, players[0], variant="chess")
+    assert answer.status_code == 400 and "Unknown variant" in answer.json()["error"]
     assert client.get(reverse("ratings:api_leaderboard")).status_code == 401
 
 
@@ -194,8 +204,8 @@ def test_a_long_history_charts_the_last_games_only(players):
 def test_a_profiles_ratings_cost_a_fixed_number_of_queries(players, django_assert_num_queries):
     ada, basil = players[:2]
     rate_game(finished_rows([ada, basil], [1, 2]))
-    rate_game(finished_rows([ada, basil], [2, 1], edition=Game.Edition.SCRIPTS_AND_SCRIBES))
-    with django_assert_num_queries(3):  # the ratings, then one history per edition
+    rate_game(finished_rows([ada, basil], [2, 1], variant="scripts_and_scribes"))
+    with django_assert_num_queries(3):  # the ratings, then one history per variant
         few = selectors.profile_ratings(ada)
     for _ in range(20):
         rate_game(finished_rows([ada, basil], [1, 2]))

@@ -49,7 +49,8 @@ FIXED_BODIES = [
     b'{"version": 1, "action": {"type": "pass"}, "extra": 1}',
     b'{"num_players": "4"}',
     b'{"num_players": 99}',
-    b'{"edition": ["biblios"]}',
+    b'{"variant": ["biblios"]}',
+    b'{"options": {"medieval_bluff": "yes"}}',
     b'{"invite_code": 5}',
 ]
 
@@ -227,8 +228,23 @@ FORMS = [
     PasswordChangeForm,
 ]
 OTHER_FIELDS = {"version", "type", "to", "card", "cards", "amount", "dice", "delta", "action"}
-QUERY_FIELDS = {"page", "move", "as", "status", "limit", "edition", "next", "format", "language"}
-FIELDS = sorted(set().union(*(form.base_fields for form in FORMS)) | OTHER_FIELDS | QUERY_FIELDS)
+QUERY_FIELDS = {"page", "move", "as", "status", "limit", "next", "format", "language"}
+
+
+def table_form_fields() -> set:
+    """The table form's fields made per form: a seat per seat, and each kind's options under
+    the kind's prefix."""
+    form = TableForm()
+    options = {o.add_prefix(name) for _, o in form.options_by_kind for name in o.fields}
+    return set(form.fields) | options
+
+
+FIELDS = sorted(
+    set().union(*(form.base_fields for form in FORMS))
+    | table_form_fields()
+    | OTHER_FIELDS
+    | QUERY_FIELDS
+)
 PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
 
 
@@ -289,7 +305,8 @@ def routes_and_values(game) -> tuple[list[str], dict]:
         "game_id": game.pk,
         "username": game.host.username,
         "invite_code": game.invite_code,
-        "edition": game.edition,
+        "kind": game.kind,
+        "variant": game.variant,
     }
     return site_routes(), values
 

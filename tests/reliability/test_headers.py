@@ -100,7 +100,10 @@ def every_page(players) -> dict[str, tuple[Client, str]]:
         "profile": (anonymous, reverse("accounts:profile", args=[players[1].username])),
         "leaderboard": (anonymous, reverse("ratings:leaderboard")),
         "rules": (anonymous, reverse("rules", args=["biblios"])),
-        "rules, Scripts & Scribes": (anonymous, reverse("rules", args=["scripts_and_scribes"])),
+        "rules, Scripts & Scribes": (
+            anonymous,
+            reverse("rules", args=["biblios", "scripts_and_scribes"]),
+        ),
         "login": (anonymous, reverse("accounts:login")),
         "sign-up": (anonymous, reverse("accounts:signup")),
         "password change": (player, reverse("accounts:password_change")),

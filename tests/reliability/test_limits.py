@@ -184,7 +184,7 @@ def test_the_chat_flood_refusal_says_when_to_write_again(users):
 
 # ------------------------------------------------------------------------- open tables
 
-TABLE = {"num_players": "2", "edition": "biblios"}
+TABLE = {"num_players": "2", "variant": "biblios"}
 
 
 def test_open_tables_per_user_are_capped(settings, users):

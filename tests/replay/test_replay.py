@@ -57,7 +57,7 @@ def _copy(knowledge: Knowledge) -> Knowledge:
 def test_every_step_matches_the_engine_and_keeps_each_seats_secrets(
     users, browsers, num_players, seed
 ):
-    game = finished_game(users, num_players, seed, medieval_bluff=num_players == 3)
+    game = finished_game(users, num_players, seed, options={"medieval_bluff": num_players == 3})
     moves = moves_of(game)
     states = replay.states_of(game)
     assert len(states) == game.version + 1
@@ -66,10 +66,10 @@ def test_every_step_matches_the_engine_and_keeps_each_seats_secrets(
     for step, state in enumerate(states):
         assert state == biblios.replay(game.setup, moves[:step])
         for seat in range(num_players):
-            mine = replay.step_view(states, step, replay.Perspective("mine", "", seat))
+            mine = replay.step_view(biblios, states, step, replay.Perspective("mine", "", seat))
             expected = biblios.view(state, seat)
             assert mine == {**expected, "legal_actions": []}
-        opened = replay.step_view(states, step, replay.Perspective("open", "", None))
+        opened = replay.step_view(biblios, states, step, replay.Perspective("open", "", None))
         for seat, hand in enumerate(opened["open_hands"]):
             assert set(hand["cards"]) == set(state.hands[seat]) & shown_at_end
             assert hand["hidden"] == len(state.hands[seat]) - len(hand["cards"])

@@ -33,7 +33,7 @@ def test_the_table_form_seats_bots_sets_the_timer_and_leaves_a_seat_open(people)
         reverse("table_create"),
         {
             "num_players": "3",
-            "edition": "biblios",
+            "variant": "biblios",
             "spectators_allowed": "on",
             "turn_seconds": "60",
             "seat_2": "abbot",
@@ -53,7 +53,7 @@ def test_the_table_form_seats_bots_sets_the_timer_and_leaves_a_seat_open(people)
 
 def test_the_form_rates_a_bot_game_only_when_ticked_and_refuses_unknown_choices(people):
     client = browser(people[0])
-    base = {"num_players": "2", "edition": "biblios", "seat_2": "scholar"}
+    base = {"num_players": "2", "variant": "biblios", "seat_2": "scholar"}
     client.post(reverse("table_create"), {**base, "rated": "on"})
     assert Game.objects.get().rated is True
     response = client.post(reverse("table_create"), {**base, "seat_2": "wizard"})
@@ -66,7 +66,7 @@ def test_a_person_alone_starts_against_bots_and_plays_from_the_board(people):
     client = browser(people[0])
     client.post(
         reverse("table_create"),
-        {"num_players": "2", "edition": "biblios", "seat_2": "novice", "turn_seconds": "30"},
+        {"num_players": "2", "variant": "biblios", "seat_2": "novice", "turn_seconds": "30"},
     )
     game = Game.objects.get()
     assert client.post(reverse("game_start", args=[game.pk])).status_code == 302

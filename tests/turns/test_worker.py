@@ -9,6 +9,7 @@ from django.db import connection
 
 from games import errors, moderation, selectors, services, turns
 from games.engine import biblios
+from games.kinds import registry
 from games.models import Game, Move
 from tests.turns.helpers import acting_seat, after_deadline, bot_table, play_with_bots
 
@@ -118,15 +119,16 @@ def test_the_bots_memory_is_its_own_seats_log(people, monkeypatch):
         seen.update(view=view, memory=memory)
         return view["legal_actions"][0]
 
-    monkeypatch.setattr(turns.bots, "choose", spy)
+    bots = registry.of(game).bots
+    monkeypatch.setattr(bots, "choose", spy)
     turns.play_due()
     state = biblios.replay(game.setup, [])
-    expected = turns.bots.new_memory(bot, game.num_players)
-    turns.bots.observe(expected, {"version": 0, "events": biblios.events_for(state, bot)})
+    expected = bots.new_memory(bot, game.num_players)
+    bots.observe(expected, {"version": 0, "events": biblios.events_for(state, bot)})
     before = game.moves.filter(seq__lte=game.version).values_list("seat", "action")
     for seq, (seat, action) in enumerate(before, start=1):
         state = biblios.apply_action(state, seat, action)
-        turns.bots.observe(expected, {"version": seq, "events": biblios.events_for(state, bot)})
+        bots.observe(expected, {"version": seq, "events": biblios.events_for(state, bot)})
     assert seen["memory"] == expected
     assert seen["view"] == biblios.view(state, bot)
     assert "hands" not in seen["view"] and seen["view"]["seat"] == bot
@@ -188,7 +190,7 @@ def cheating_bot(level, view, memory, rng, budget_s=None):
 def test_a_failing_bot_is_logged_and_the_table_does_not_stall(people, monkeypatch, caplog, bot):
     game = bot_table(people[0], ["scholar"], seed=2)
     services.leave_game(game.pk, people[0])
-    monkeypatch.setattr(turns.bots, "choose", bot)
+    monkeypatch.setattr(registry.of(game).bots, "choose", bot)
     with caplog.at_level(logging.ERROR, logger="games.turns"):
         assert turns.play_due() == 1
     assert "bot move" in caplog.records[0].getMessage()

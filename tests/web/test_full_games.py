@@ -92,9 +92,13 @@ def play_through_pages(game, clients, *, htmx: bool, rng: random.Random):
     ("num_players", "htmx", "table"),
     [
         (2, True, {}),
-        (2, False, {"edition": "scripts_and_scribes", "forbid_uncoverable_bids": True}),
-        (3, False, {"medieval_bluff": True}),
-        (4, True, {"edition": "scripts_and_scribes"}),
+        (
+            2,
+            False,
+            {"variant": "scripts_and_scribes", "options": {"forbid_uncoverable_bids": True}},
+        ),
+        (3, False, {"options": {"medieval_bluff": True}}),
+        (4, True, {"variant": "scripts_and_scribes"}),
     ],
     ids=["2p-htmx", "2p-plain-s&s", "3p-plain-bluff", "4p-htmx-s&s"],
 )

@@ -14,8 +14,8 @@ import pytest
 from games import rendering, services
 from games.engine import biblios
 from games.engine.cards import KIND
+from games.kinds.biblios.templatetags.biblios_cards import card_name
 from games.models import Game
-from games.templatetags.cards import card_name
 from tests.play import started_game
 
 from .helpers import Knowledge, assert_no_leak, card_ids_in
@@ -65,9 +65,9 @@ def looking(state, moves, num_players) -> list:
 @pytest.mark.parametrize(
     ("num_players", "table", "seed"),
     [
-        (2, {"medieval_bluff": True}, 11),
+        (2, {"options": {"medieval_bluff": True}}, 11),
         (3, {}, 12),
-        (4, {"edition": "scripts_and_scribes", "forbid_uncoverable_bids": True}, 13),
+        (4, {"variant": "scripts_and_scribes", "options": {"forbid_uncoverable_bids": True}}, 13),
     ],
     ids=["2p-bluff", "3p", "4p-s&s"],
 )
@@ -89,7 +89,7 @@ def test_no_page_or_fragment_shows_a_hidden_card(users, clients, num_players, ta
         for seat in looking(state, moves, num_players):
             user = viewers[seat]
             html = rendering.board_html(game, user, oob=True)
-            check(html, knowledge, seat, game.edition, f"live fragment v{game.version}")
+            check(html, knowledge, seat, game.variant, f"live fragment v{game.version}")
             if seat is not None and state.phase != "over":
                 # Teeth: the seat's own cards are on its board, by id.
                 assert set(state.hands[seat]) <= card_ids_in(html)
@@ -98,7 +98,7 @@ def test_no_page_or_fragment_shows_a_hidden_card(users, clients, num_players, ta
             if moves % PAGE_EVERY == 0 or state.phase == "over":
                 for url in ("", "log/"):
                     page = browsers[seat].get(f"/games/{game.pk}/{url}").content.decode()
-                    check(page, knowledge, seat, game.edition, f"/{url} at v{game.version}")
+                    check(page, knowledge, seat, game.variant, f"/{url} at v{game.version}")
         if state.phase == "over":
             break
         seat = biblios.to_act(state)[0]

@@ -13,9 +13,10 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from games import card_faces, errors, presentation, rendering, selectors, services
+from games import errors, rendering, selectors, services
 from games.engine import biblios, scoring
 from games.engine.cards import CARDS, CATEGORIES, CHURCH_DICE, category_name
+from games.kinds.biblios import card_faces, presentation, presenter
 from games.models import Game, Seat
 from tests.play import play_to_end, seated_users, started_game
 
@@ -126,7 +127,7 @@ def test_banner_names_the_player_awaited_and_the_decision(users):
     assert banner.attrs["data-mine"] == "0"
     assert banner.attrs["data-step"] == step
     banner_text = text_of(watcher_html.split('id="board-banner"', 1)[1].split("</div>", 1)[0])
-    assert f"Waiting for {awaited_name} to {rendering.AWAITING_WORDS[step]}" in banner_text
+    assert f"Waiting for {awaited_name} to {presenter.AWAITING_WORDS[step]}" in banner_text
     assert f"Gift phase: {str(by_seat[state.active])} draws and gives out cards" in banner_text
 
     mover_html = rendering.board_html(game, by_seat[seat], oob=False)
@@ -151,7 +152,7 @@ def test_the_move_region_shows_the_help_of_the_step(users):
     step = biblios.view(state, seat)["awaiting"]["step"]
     anchor = presentation.step_help(step)["anchor"]
     actions = html.split('id="board-actions"', 1)[1]
-    assert f'href="/rules/biblios/#{anchor}"' in actions
+    assert f'href="/rules/biblios/biblios/#{anchor}"' in actions
     assert str(presentation.step_help(step)["text"]) in unescape(actions)
 
 
@@ -205,11 +206,11 @@ def test_a_complete_tie_is_said_to_be_shared():
 
 
 def test_rematch_opens_a_like_table_and_the_others_join_it(users):
-    game = started_game(users, 3, seed=21, private=True, medieval_bluff=True)
+    game = started_game(users, 3, seed=21, private=True, options={"medieval_bluff": True})
     game = play_to_end(game, random.Random(5))
     new_game = services.rematch(game.pk, users[1])
-    assert (new_game.edition, new_game.num_players, new_game.options, new_game.private) == (
-        game.edition,
+    assert (new_game.variant, new_game.num_players, new_game.options, new_game.private) == (
+        game.variant,
         3,
         game.options,
         True,
@@ -280,7 +281,7 @@ def test_rematch_by_plain_post_and_htmx_and_the_offer_on_the_others_board(
     ],
 )
 def test_a_rules_page_per_edition_in_its_names(client, edition, names, absent):
-    page = client.get(reverse("rules", args=[edition]))
+    page = client.get(reverse("rules", args=["biblios", edition]))
     assert page.status_code == 200
     text = text_of(page.content.decode())
     for name in names:
@@ -292,10 +293,13 @@ def test_a_rules_page_per_edition_in_its_names(client, edition, names, absent):
 
 def test_rules_pages_are_linked_and_unknown_editions_are_not_found(client, users, clients):
     assert client.get(reverse("rules", args=["ex_libris"])).status_code == 404
-    assert 'href="/rules/biblios/"' in client.get(reverse("home")).content.decode()
-    game = started_game(users, 2, edition="scripts_and_scribes")
+    assert client.get(reverse("rules", args=["biblios", "ex_libris"])).status_code == 404
+    for default in ("/rules/", reverse("rules", args=["biblios"])):  # Biblios' first edition
+        assert 'data-edition="biblios"' in client.get(default).content.decode()
+    assert 'href="/rules/"' in client.get(reverse("home")).content.decode()
+    game = started_game(users, 2, variant="scripts_and_scribes")
     page = clients[users[0].pk].get(reverse("game", args=[game.pk])).content.decode()
-    assert 'href="/rules/scripts_and_scribes/"' in page
+    assert 'href="/rules/biblios/scripts_and_scribes/"' in page
 
 
 # ---------------------------------------------------------------------------- live region, JS

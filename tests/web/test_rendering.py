@@ -5,9 +5,10 @@ import random
 import pytest
 from django.http import QueryDict
 
-from games import rendering, selectors, services
+from games import rendering, services
 from games.engine import biblios
-from games.forms import parse_action
+from games.kinds.biblios import presenter
+from games.kinds.biblios.forms import parse_action
 from games.models import Game
 from tests.play import started_game
 
@@ -15,7 +16,7 @@ from .helpers import action_forms, by_id, parse_tree
 
 pytestmark = pytest.mark.django_db
 
-# The board's regions, in the order a live message swaps them (board.html's `live` partial).
+# The board's regions, in the order a live message swaps them (biblios/board.html's `live` partial).
 REGION_IDS = [
     "board-message",
     "board-banner",
@@ -104,9 +105,9 @@ def test_spectator_board_has_no_hand_and_no_moves(users):
 
 
 def test_least_overpay_prefers_the_lowest_total_then_fewest_cards():
-    assert selectors.least_overpay([["gold-1-01", "gold-2-01"], ["gold-3-01"]]) == ["gold-3-01"]
-    assert selectors.least_overpay([["gold-2-01", "gold-2-02"], ["gold-3-01"]]) == ["gold-3-01"]
-    assert selectors.least_overpay([["gold-3-01"], ["gold-1-01", "gold-1-02"]]) == [
+    assert presenter.least_overpay([["gold-1-01", "gold-2-01"], ["gold-3-01"]]) == ["gold-3-01"]
+    assert presenter.least_overpay([["gold-2-01", "gold-2-02"], ["gold-3-01"]]) == ["gold-3-01"]
+    assert presenter.least_overpay([["gold-3-01"], ["gold-1-01", "gold-1-02"]]) == [
         "gold-1-01",
         "gold-1-02",
     ]
@@ -126,7 +127,7 @@ def _key(action: dict) -> str:
 def test_forms_offer_exactly_the_legal_actions_at_every_step(users):
     """A whole game: the actor's forms are the legal actions, bids as a range, pay pre-selected."""
     rng = random.Random(7)
-    game = started_game(users, 3, medieval_bluff=False)
+    game = started_game(users, 3, options={"medieval_bluff": False})
     by_seat = {seat.position: seat.user for seat in game.seats.all()}
     steps_seen = set()
     while game.status == Game.Status.ACTIVE:
@@ -147,7 +148,7 @@ def test_forms_offer_exactly_the_legal_actions_at_every_step(users):
                 gold = [c for c in state.hands[seat] if c.startswith("gold-")]
                 assert sorted(value for _n, value, _c in form.checkboxes) == sorted(gold)
                 chosen = _submitted(form)
-                assert chosen["cards"] == selectors.least_overpay(payments)
+                assert chosen["cards"] == presenter.least_overpay(payments)
                 offered += [{"type": "pay", "cards": cards} for cards in payments]
             else:
                 offered.append(_submitted(form))

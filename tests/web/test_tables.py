@@ -29,12 +29,13 @@ def lobby_of(client) -> str:
 
 
 def test_lobby_lists_open_public_tables_with_seats_and_a_join_button(users, clients):
-    game = table(users[0], 3, medieval_bluff=True)
+    game = table(users[0], 3, options={"medieval_bluff": True})
     services.join_table(game.pk, users[1])
     html = lobby_of(clients[users[2].pk])
     row = html.split(f'<tr data-game="{game.pk}">')[1].split("</tr>")[0]
     assert "2/3" in row
-    assert "Medieval bluff" in row
+    assert "Scripts" not in row and "Biblios" in row
+    assert "Medieval bluff." in row and "Forbid bids" not in row
     assert "Brother 0" in row
     assert f'action="/games/{game.pk}/join/"' in row
 
@@ -77,12 +78,18 @@ def test_anonymous_lobby_invites_to_log_in(clients):
 def test_create_table_seats_the_host_and_opens_its_page(users, clients):
     response = clients[users[0].pk].post(
         "/tables/new/",
-        {"num_players": "3", "edition": "scripts_and_scribes", "forbid_uncoverable_bids": "on"},
+        {
+            "kind": "biblios",
+            "variant": "scripts_and_scribes",
+            "num_players": "3",
+            "biblios-forbid_uncoverable_bids": "on",
+        },
     )
     game = Game.objects.get()
     assert response.status_code == 302
     assert response["Location"] == f"/games/{game.pk}/"
-    assert (game.num_players, game.edition, game.host) == (3, "scripts_and_scribes", users[0])
+    assert (game.kind, game.variant) == ("biblios", "scripts_and_scribes")
+    assert (game.num_players, game.host) == (3, users[0])
     assert game.options == {"medieval_bluff": False, "forbid_uncoverable_bids": True}
     assert not game.private and not game.spectators_allowed  # unchecked boxes are off
     assert list(game.seats.values_list("user", flat=True)) == [users[0].pk]
@@ -92,14 +99,15 @@ def test_create_table_seats_the_host_and_opens_its_page(users, clients):
     ("data", "error"),
     [
         (
-            {"num_players": "2", "edition": "scripts_and_scribes", "medieval_bluff": "on"},
+            {"num_players": "2", "variant": "scripts_and_scribes", "biblios-medieval_bluff": "on"},
             "Medieval bluff is a Biblios option",
         ),
-        ({"num_players": "5", "edition": "biblios"}, "Select a valid choice"),
-        ({"num_players": "two", "edition": "biblios"}, "Select a valid choice"),
-        ({"num_players": "2", "edition": "chess"}, "Select a valid choice"),
+        ({"num_players": "5", "variant": "biblios"}, "Select a valid choice"),
+        ({"num_players": "two", "variant": "biblios"}, "Select a valid choice"),
+        ({"num_players": "2", "variant": "chess"}, "Select a valid choice"),
+        ({"num_players": "2", "kind": "chess"}, "Select a valid choice"),
     ],
-    ids=["bluff-outside-biblios", "five-seats", "garbage-seats", "unknown-edition"],
+    ids=["bluff-outside-biblios", "five-seats", "garbage-seats", "unknown-variant", "unknown-kind"],
 )
 def test_create_table_refuses_bad_settings_with_a_form_error(users, clients, data, error):
     response = clients[users[0].pk].post("/tables/new/", data)
@@ -108,8 +116,23 @@ def test_create_table_refuses_bad_settings_with_a_form_error(users, clients, dat
     assert not Game.objects.exists()
 
 
+def test_the_lobby_form_draws_the_kinds_options_and_creates_what_it_shows(users, clients):
+    """One live kind: its slug is a hidden field, and its options form is drawn beside the
+    table's fields, its names prefixed by the kind (`biblios-…`) so they never meet ours."""
+    (form,) = [form for form in forms_in(lobby_of(clients[users[0].pk])) if "table" in form.action]
+    assert ("kind", "biblios") in form.fields
+    boxes = {name for name, _, _ in form.checkboxes}
+    assert {"biblios-medieval_bluff", "biblios-forbid_uncoverable_bids"} <= boxes
+    data = form.data(num_players=2, **{"biblios-medieval_bluff": "on"})
+    response = clients[users[0].pk].post(form.action, data)
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert (game.kind, game.variant, game.num_players) == ("biblios", "biblios", 2)
+    assert game.options == {"medieval_bluff": True, "forbid_uncoverable_bids": False}
+
+
 def test_create_table_needs_a_login(clients):
-    response = clients[None].post("/tables/new/", {"num_players": "2", "edition": "biblios"})
+    response = clients[None].post("/tables/new/", {"num_players": "2", "variant": "biblios"})
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]
     assert not Game.objects.exists()

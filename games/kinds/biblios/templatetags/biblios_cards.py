@@ -1,4 +1,5 @@
-"""Card display: a card id becomes a readable name in the table's edition.
+"""Biblios' card display (`{% load biblios_cards %}`): a card id becomes a readable name in the
+table's edition.
 
 Every rendered card carries its id in `data-card`, so what a page shows can be checked against
 what the seat may know (the leak tests look for ids).
@@ -6,7 +7,7 @@ what the seat may know (the leak tests look for ids).
 
 from django import template
 
-from games import card_faces, names
+from games.kinds.biblios import card_faces, names
 
 register = template.Library()
 

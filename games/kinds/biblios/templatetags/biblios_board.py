@@ -1,4 +1,5 @@
-"""Board helpers: action forms that work with htmx and without JavaScript, and log lines."""
+"""Biblios' board helpers (`{% load biblios_board %}`): action forms that work with htmx and
+without JavaScript, and log lines."""
 
 from django import template
 from django.urls import reverse
@@ -6,9 +7,9 @@ from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
-from games.names import dice_list
+from games.kinds.biblios.names import dice_list
 
-from .cards import card
+from .biblios_cards import card
 
 register = template.Library()
 
@@ -57,7 +58,7 @@ def log_line(context, event: dict):
     line = LINES.get(event.get("type"))
     if line is None:
         return event.get("type", "")
-    return line(_Event(event, context["names"], context["me"], context["edition"]))
+    return line(_Event(event, context["names"], context["me"], context["game"].variant))
 
 
 def _html(text: str, **values) -> str:

@@ -7,9 +7,9 @@ the reader's language; the templates only lay it out.
 
 from django.utils.translation import gettext, gettext_lazy
 
-from games import names as printed
 from games.engine.cards import CATEGORIES
 from games.engine.scoring import TIE_BREAK_STEPS
+from games.kinds.biblios import names as printed
 
 # A short help text per decision, and the anchor of the rules page section that explains it.
 STEP_HELP = {

@@ -17,8 +17,8 @@ from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language
 
-from games import names
 from games.engine import cards
+from games.kinds.biblios import names
 
 SYMBOLS_FILE = "img/symbols.svg"
 

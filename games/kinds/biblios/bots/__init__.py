@@ -1,6 +1,9 @@
 """Bot players for Biblios: pure Python like the engine (no Django), honest by construction.
 
-    from games import bots
+Biblios' own package holds them: the platform reaches them only as `registry.of(game).bots`
+(the turn worker), so another kind brings its own bots with the same three functions.
+
+    from games.kinds.biblios import bots
     memory = bots.new_memory(seat, num_players)
     bots.observe(memory, view)              # after every action, the seat's view (or its
                                             # {"version", "events"}): the bot's game log

@@ -1,0 +1,80 @@
+"""Biblios' forms: the table options (§8) and reading an action posted from the board."""
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy
+
+from biblios_site.inputs import MAX_ID, whole_number
+from games.engine import biblios
+from games.kinds.registry import ActionInputError
+
+
+class OptionsForm(forms.Form):
+    """The options of a Biblios table; its cleaned data are the engine's `options`. The lobby's
+    form and the API bind the same form, so both accept and refuse the same options."""
+
+    medieval_bluff = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Medieval bluff"),
+        help_text=gettext_lazy(
+            "Biblios only: a player who cannot pay discards a random card instead."
+        ),
+    )
+    forbid_uncoverable_bids = forms.BooleanField(
+        required=False, label=gettext_lazy("Forbid bids a player cannot cover")
+    )
+
+    def __init__(self, variant: str, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.variant = variant
+
+    def clean(self):
+        data = super().clean()
+        if data.get("medieval_bluff") and self.variant != "biblios":
+            self.add_error(
+                "medieval_bluff",
+                gettext("Medieval bluff is a Biblios option, not in Scripts & Scribes (R15)."),
+            )
+        return data
+
+
+def _one(data, name: str) -> str:
+    values = data.getlist(name)
+    if len(values) != 1 or not values[0]:
+        raise ActionInputError(gettext("The form needs exactly one %(field)r.") % {"field": name})
+    return values[0]
+
+
+def _number(data, name: str) -> int:
+    raw = _one(data, name).strip()
+    number = whole_number(raw, minimum=-MAX_ID)
+    if number is None:
+        message = gettext("%(field)s must be a whole number, not %(value)r.")
+        raise ActionInputError(message % {"field": name.capitalize(), "value": raw[:20]})
+    return number
+
+
+def parse_action(data) -> dict:
+    """The engine action a board form posted (field names as the forms render them).
+
+    Only the shape is read here; whether the action is legal is the engine's call.
+    """
+    kind = data.get("type", "")
+    if kind not in biblios.ACTION_FIELDS:
+        raise ActionInputError(gettext("Unknown action; use one of the buttons on the board."))
+    if kind == "place":
+        return {"type": kind, "to": _one(data, "to")}
+    if kind in ("pick", "give"):
+        return {"type": kind, "card": _one(data, "card")}
+    if kind == "use_church":
+        dice = data.getlist("dice")
+        if not dice:
+            raise ActionInputError(gettext("Choose which dice the church card moves."))
+        return {"type": kind, "dice": dice, "delta": _number(data, "delta")}
+    if kind == "bid":
+        return {"type": kind, "amount": _number(data, "amount")}
+    if kind == "pay":
+        cards = data.getlist("cards")
+        if not cards:
+            raise ActionInputError(gettext("Choose the Gold cards to pay with."))
+        return {"type": kind, "cards": cards}
+    return {"type": kind}

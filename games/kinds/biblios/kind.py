@@ -1,0 +1,32 @@
+"""Biblios' entry in the game registry."""
+
+from django.utils.translation import pgettext_lazy
+
+from games.engine import biblios
+from games.kinds.biblios import bots, forms, presentation, presenter
+from games.kinds.registry import BotLevel, GameKind, Variant
+
+KIND = GameKind(
+    slug="biblios",
+    name="Biblios",
+    engine=biblios,
+    variants=(
+        Variant("biblios", "Biblios"),
+        Variant("scripts_and_scribes", "Scripts & Scribes"),
+    ),
+    options_form=forms.OptionsForm,
+    # Scholar beats Novice in every heads-up arena game (README), a gap of several hundred
+    # rating points; the Abbot is at least Scholar's equal.
+    bot_levels=(
+        BotLevel("novice", pgettext_lazy("bot level", "Novice"), rating=1000.0),
+        BotLevel("scholar", pgettext_lazy("bot level", "Scholar"), rating=1500.0),
+        BotLevel("abbot", pgettext_lazy("bot level", "Abbot"), rating=1700.0),
+    ),
+    stand_in="scholar",
+    bots=bots,
+    parse_action=forms.parse_action,
+    presenter=presenter,
+    board_template="biblios/board.html",
+    rules_template="biblios/rules.html",
+    rules_names=presentation.rules_names,
+)

@@ -1,0 +1,162 @@
+"""The game registry: what the platform knows of each game kind, and the only way it reaches one.
+
+Why: the platform (models, services, views, consumers, API, turns, history, replay, chat,
+moderation, admin, ratings) hosts any number of games and never imports one. Each game is a
+package (Biblios: `games/kinds/biblios/`) that is also a Django app, so its templates and template
+tags load like any app's, and that defines one `GameKind` as its module-level `KIND`. The kinds a
+site runs are `settings.GAME_KINDS` (package paths, also listed in INSTALLED_APPS): adding a game
+is adding a folder and one line there. In the spirit of OpenSpiel's `register_game` and
+boardgame.io's Game object; `tests/kinds/` runs every registered kind through the conformance suite.
+"""
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from django.conf import settings
+
+LIVE, ALPHA = "live", "alpha"
+
+
+class UnknownKind(LookupError):
+    """A kind slug no installed game registers."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way to play a kind (Biblios: its editions): the slug the engine takes, the printed
+    name players see."""
+
+    slug: str
+    name: str
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    slug: str
+    label: Any  # a lazy translation
+    # Its fixed rating as a yardstick at rated tables (ratings/elo.py); None: a newcomer's.
+    rating: float | None = None
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """Everything game-specific the platform asks for, behind one object per game.
+
+    - `engine`: the pure engine module (`games/engine/protocol.py`'s contract).
+    - `options_form(variant, data=None)`: a Django form of the table options beyond the
+      platform's own (seats, privacy, timer, bots); its `cleaned_data` are the engine's `options`.
+      The web form and the API both bind it, so they accept and refuse the same options.
+    - `bots`: a module with `new_memory(seat, players)`, `observe(memory, view)` and
+      `choose(level, view, memory, rng, budget_s=None)`; `stand_in` is the level that plays a
+      turn whose time ran out and a seat its player left (it must always find a legal move).
+    - `parse_action(data)`: the engine action a board form posted (a QueryDict), or
+      `ActionInputError` with a message for the player.
+    - `presenter`: a module with `view_context(game, view, names, *, connected=None) -> dict`,
+      the template context of any view's board regions (a seat's, a spectator's, a replayed
+      step's, or "all" in the inspector). Its "players" list carries "seat" and "name" (the
+      platform adds "bot" and "taken_over"); its "banner" is replaced by the platform's notice
+      when a moderator ended the game (`games.rendering`, which also adds "log", "turn",
+      "rematch", "message" and "board_template").
+    - `board_template`: the template holding the board's named partials: `board` (the game
+      page's `#board`), `live` (every region as an oob swap), `banner`, `players`, `log_lines`
+      (the whole log's page), `event` (one log line, given `event`) and `step_table` (a past
+      step's main column: the replay viewer's and the admin inspector's). What every game's
+      board shows (message, turn clock, rematch) it includes from `games/board_parts.html`.
+      The game page and its script (`static/js/board.js`) find a board's regions by id:
+      `board` (the root, which the action forms target), `board-banner` (who acts),
+      `board-actions` (the reader's move forms: the page's "Skip to your move" link) and
+      `board-log` (its newest line marked `data-announce`).
+    - `rules_template`: the rules page, given `variant`, `variant_name`, `variants` and `names`
+      (`rules_names(variant)`).
+    - `stage`: `ALPHA` keeps a kind being built off the lobby, the API and the pages.
+    """
+
+    slug: str
+    name: str
+    engine: ModuleType
+    variants: tuple[Variant, ...]
+    options_form: Callable[..., Any]
+    bot_levels: tuple[BotLevel, ...]
+    stand_in: str
+    bots: ModuleType
+    parse_action: Callable[[Mapping], dict]
+    presenter: ModuleType
+    board_template: str
+    rules_template: str
+    rules_names: Callable[[str], dict] = field(default=lambda variant: {})
+    stage: str = LIVE
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(self.engine.PLAYER_COUNTS)
+
+    @property
+    def default_variant(self) -> str:
+        return self.variants[0].slug
+
+    def variant_name(self, slug: str) -> str:
+        return next((v.name for v in self.variants if v.slug == slug), slug)
+
+    def bot_label(self, level: str) -> str:
+        return next((str(b.label) for b in self.bot_levels if b.slug == level), level)
+
+    def bot_rating(self, level: str) -> float | None:
+        return next((b.rating for b in self.bot_levels if b.slug == level), None)
+
+    @property
+    def bot_level_slugs(self) -> tuple[str, ...]:
+        return tuple(level.slug for level in self.bot_levels)
+
+
+class ActionInputError(ValueError):
+    """A posted action that cannot even be read; the message says what is wrong."""
+
+
+_registered: dict[str, GameKind] = {}
+
+
+def register(kind: GameKind) -> None:
+    """Add a kind beside the installed ones (a test's toy game); `unregister` takes it back."""
+    _registered[kind.slug] = kind
+
+
+def unregister(slug: str) -> None:
+    _registered.pop(slug, None)
+
+
+def kinds(*, include_alpha: bool = False) -> list[GameKind]:
+    """The installed kinds (settings.GAME_KINDS order), then registered ones; live ones only
+    unless `include_alpha`."""
+    found = [importlib.import_module(f"{path}.kind").KIND for path in settings.GAME_KINDS]
+    found += [kind for kind in _registered.values() if kind not in found]
+    return [kind for kind in found if include_alpha or kind.stage == LIVE]
+
+
+def get(slug: str, *, include_alpha: bool = False) -> GameKind:
+    """The kind with `slug`; UnknownKind when none is installed (or it is still alpha)."""
+    for kind in kinds(include_alpha=include_alpha):
+        if kind.slug == slug:
+            return kind
+    raise UnknownKind(slug)
+
+
+def of(game) -> GameKind:
+    """The kind of a stored game, alpha or not (a game that exists is shown and replayed)."""
+    return get(game.kind, include_alpha=True)
+
+
+def choices(*, include_alpha: bool = False) -> list[tuple[str, str]]:
+    return [(kind.slug, kind.name) for kind in kinds(include_alpha=include_alpha)]
+
+
+def variant_choices() -> list[tuple[str, str]]:
+    """Every (kind, variant) pair as "kind/variant" with its printed name: the filters of the
+    history and the leaderboard."""
+    return [
+        (f"{kind.slug}/{variant.slug}", variant.name)
+        for kind in kinds()
+        for variant in kind.variants
+    ]
