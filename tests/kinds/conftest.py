@@ -14,7 +14,11 @@ import pytest
 
 from games.kinds import registry
 
-KINDS = {kind.slug: kind for kind in registry.kinds(include_alpha=True)}
+from .toy.kind import KIND as TOY
+
+# Beside the installed kinds, the toy (tests/kinds/toy/), which the platform never imports: a
+# game in a folder of its own meets the same contract.
+KINDS = {kind.slug: kind for kind in [*registry.kinds(include_alpha=True), TOY]}
 ENGINES = {slug: kind.engine for slug, kind in KINDS.items()}
 
 # Per kind: the fallback bot, `(view, memory, rng) -> action` (the kind's stand-in level), and
@@ -93,3 +97,14 @@ def played(request) -> Played:
     state = engine.new_game(players, seed=players, variant=variant, options=options)
     states, moves = play(engine, state, random.Random(f"{variant}/{players}/{sorted(options)}"))
     return Played(engine, players, variant, options, states, moves)
+
+
+@pytest.fixture
+def toy_on_the_site(settings):
+    """The toy installed on the site for one test, the way a real game is: its package an app
+    (so its templates and template tags load) and its entry in the registry. Both are taken
+    back afterwards, so no other test ever meets it."""
+    settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "tests.kinds.toy"]
+    registry.register(TOY)
+    yield TOY
+    registry.unregister(TOY.slug)
