@@ -2,6 +2,7 @@
 and every package the code imports (the benchmarks too: tests and `python -m` import them),
 and nothing of the tests."""
 
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -16,3 +17,26 @@ def test_every_package_of_the_site_is_packaged():
     packaged = set(find_packages(str(ROOT), include=include))
     assert packaged == set(find_packages(str(ROOT), exclude=["tests", "tests.*"]))
     assert {"accounts", "benchmarks", "biblios_site", "games", "ratings"} <= packaged
+
+
+def test_every_data_file_inside_the_packages_is_packaged():
+    """A game's templates and an engine's data live inside their packages: an install without
+    them would fail at the first page or deal."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    package_data = config["tool"]["setuptools"]["package-data"]
+    covered = {
+        path
+        for package, patterns in package_data.items()
+        for pattern in patterns
+        for path in (ROOT / package.replace(".", "/")).glob(pattern)
+    }
+    tracked = subprocess.run(
+        ["git", "ls-files", "accounts", "benchmarks", "biblios_site", "games", "ratings"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    data_files = {ROOT / name for name in tracked if not name.endswith(".py")}
+    assert data_files, "the engine's deck at least is a data file"
+    assert data_files <= covered
