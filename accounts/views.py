@@ -14,10 +14,10 @@ from django.utils.translation import gettext, ngettext
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
-from accounts import credentials, selectors
+from accounts import credentials
 from accounts.forms import SignUpForm, TokenCreateForm, TokenRevokeForm
 from accounts.models import MAX_TOKENS_PER_USER, ApiToken, TooManyTokens, User
-from games import ratelimit
+from biblios_site import ratelimit
 
 
 def signup(request):
@@ -89,13 +89,10 @@ def profile(request, username):
 
 
 def _render_profile(request, player, *, token_form=None, status=200):
-    """A player's record; only their own profile lists and manages their API tokens."""
+    """A player's page; only their own lists and manages their API tokens. Their games and
+    ratings are drawn by those apps' template tags, so accounts reads neither."""
     own = request.user.is_authenticated and request.user.pk == player.pk
-    context = {
-        "player": player,
-        "own": own,
-        "record": selectors.player_record(player, include_private=own),
-    }
+    context = {"player": player, "own": own}
     if own:
         context["tokens"] = player.api_tokens.order_by("-created_at")
         context["token_form"] = token_form or TokenCreateForm()

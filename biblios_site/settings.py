@@ -14,7 +14,7 @@ Everything that differs between a laptop and production comes from the environme
 - With DEBUG off (docs/deploy.md): CSRF_TRUSTED_ORIGINS (comma-separated https origins),
   SECURE_SSL_REDIRECT (default on), SECURE_HSTS_SECONDS (default one year).
 - Limits where abuse is cheap (docs/deploy.md lists them all), each "<count>/<seconds>" in
-  RATE_LIMITS (games/ratelimit.py): RATE_LIMIT_ACTIONS (moves per user, default 30/10),
+  RATE_LIMITS (biblios_site/ratelimit.py): RATE_LIMIT_ACTIONS (moves per user, default 30/10),
   RATE_LIMIT_API (API calls per user, 120/10), RATE_LIMIT_CHAT (chat messages per user, 5/10),
   RATE_LIMIT_LOGINS (log-in attempts per IP address, 20/60), RATE_LIMIT_SIGNUPS (accounts
   per IP address, 10/3600), RATE_LIMIT_REPORTS (reports per reporter, 10/3600),
@@ -204,8 +204,8 @@ TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=0.25)
 BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.8)
 ABBOT_BUDGET_S = env.float("ABBOT_BUDGET_S", default=1.0)
 
-# Every limit on requests, "<count>/<seconds>" (games/ratelimit.py; docs/deploy.md says why
-# each is where it is). Actions are counted per user across the web page, the socket and the
+# Every limit on requests, "<count>/<seconds>" (biblios_site/ratelimit.py; docs/deploy.md says
+# why each is where it is). Actions are counted per user across the web page, the socket and the
 # API together; a person plays a few per second at most, a bot somewhat more. Chat is an exact
 # count of the user's messages (games/chat.py). Log-ins and sign-ups count per IP address (the
 # proxy's X-Forwarded-For, through daphne --proxy-headers), reports per reporter and per

@@ -1,20 +1,26 @@
-"""Moderation in the Django admin: games (read-only, abortable, inspectable) and the action log.
+"""Moderation in the Django admin: games (read-only, abortable, inspectable), users (banned
+and muted), chat messages, reports and the action log.
 
 Games change only through the services, so the admin never edits a game's fields: its
 actions ask for a reason on an intermediate page, call a service, and the service records a
-`ModerationAction`.
+`ModerationAction`. The user admin lives here, not in accounts, because its actions are
+games' moderation services and accounts never imports games.
 """
 
+from django import forms
 from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
+from accounts.models import User
 from biblios_site.inputs import whole_number
 from games import access, chat, moderation, selectors, services
-from games.admin_steps import moderation_record, reason_step
+from games.admin_steps import ReasonForm, moderation_record, reason_step
 from games.kinds import registry
 from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat
 
@@ -264,3 +270,94 @@ class ReportAdmin(admin.ModelAdmin):
             title="resolve reports",
             do=lambda found, data: chat.resolve_report(found.pk, request.user, data["reason"]),
         )
+
+
+class MuteForm(ReasonForm):
+    period = forms.ChoiceField(
+        choices=[(key, label) for key, (label, _) in moderation.MUTE_PERIODS.items()]
+    )
+
+
+class MutedFilter(admin.SimpleListFilter):
+    title = "muted"
+    parameter_name = "muted"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Muted now"), ("no", "Not muted")]
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        if self.value() == "yes":
+            return queryset.filter(muted_until__gt=now)
+        if self.value() == "no":
+            return queryset.exclude(muted_until__gt=now)
+        return queryset
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    """Users, with moderation: ban and mute only through actions, so each is logged with why."""
+
+    fieldsets = (
+        *BaseUserAdmin.fieldsets,
+        ("Player", {"fields": ("display_name",)}),
+        (
+            "Moderation",
+            {"fields": ("ban_reason", "muted_until", "games", "reports", "moderation")},
+        ),
+    )
+    add_fieldsets = (*BaseUserAdmin.add_fieldsets, ("Player", {"fields": ("display_name",)}))
+    readonly_fields = ("is_active", "ban_reason", "muted_until", "games", "reports", "moderation")
+    list_display = ("username", "display_name", "email", "is_active", "muted_until", "is_staff")
+    list_filter = (*BaseUserAdmin.list_filter, MutedFilter)
+    search_fields = (*BaseUserAdmin.search_fields, "display_name")
+    actions = ["ban_users", "unban_users", "mute_users", "unmute_users"]
+
+    @admin.display(description="Games")
+    def games(self, user):
+        count = user.seats.count()
+        url = reverse("admin:games_game_changelist") + f"?seats__user__id__exact={user.pk}"
+        return format_html('<a href="{}">{} game{}</a>', url, count, "" if count == 1 else "s")
+
+    @admin.display(description="Reports")
+    def reports(self, user):
+        url = reverse("admin:games_report_changelist")
+        against = user.reports_received.count()
+        made = user.reports_made.count()
+        return format_html(
+            '<a href="{}?reported_user__id__exact={}">{} against them</a>, '
+            '<a href="{}?reporter__id__exact={}">{} made</a>',
+            url,
+            user.pk,
+            against,
+            url,
+            user.pk,
+            made,
+        )
+
+    @admin.display(description="Moderation record")
+    def moderation(self, user):
+        return moderation_record(user.moderation_received.select_related("moderator"))
+
+    def _act(self, request, queryset, title, service, form_class=ReasonForm):
+        def do(user, data):
+            extra = [data["period"]] if "period" in data else []
+            service(user.pk, request.user, *extra, data["reason"])
+
+        return reason_step(self, request, queryset, title=title, do=do, form_class=form_class)
+
+    @admin.action(description="Ban the selected users (deactivate, with a reason)")
+    def ban_users(self, request, queryset):
+        return self._act(request, queryset, "ban users", moderation.ban_user)
+
+    @admin.action(description="Lift the ban on the selected users")
+    def unban_users(self, request, queryset):
+        return self._act(request, queryset, "unban users", moderation.unban_user)
+
+    @admin.action(description="Mute the selected users in table chats for a while")
+    def mute_users(self, request, queryset):
+        return self._act(request, queryset, "mute users", moderation.mute_user, MuteForm)
+
+    @admin.action(description="Unmute the selected users")
+    def unmute_users(self, request, queryset):
+        return self._act(request, queryset, "unmute users", moderation.unmute_user)

@@ -8,7 +8,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.template.response import TemplateResponse
 from django.utils.html import format_html, format_html_join
 
-from games import errors
+from biblios_site import errors
 
 
 class ReasonForm(forms.Form):

@@ -9,8 +9,9 @@ caller's seat, or a spectator's).
 from django.db.models import Prefetch, Q
 from django.http import JsonResponse
 
+from biblios_site import errors, ratelimit
 from biblios_site.inputs import whole_number
-from games import access, errors, ratelimit, selectors, services
+from games import access, selectors, services
 from games.api_protocol import api_view, checked_fields, error, json_body
 from games.models import Game, Seat
 

@@ -18,7 +18,8 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
-from games import errors, overload, ratelimit
+from biblios_site import errors, ratelimit
+from games import overload
 
 logger = logging.getLogger("games.api")
 

@@ -2,7 +2,8 @@
 
 from django.http import JsonResponse
 
-from games import access, errors, history
+from biblios_site import errors
+from games import access, history
 from games.api_protocol import api_view
 from games.models import Game
 

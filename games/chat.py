@@ -14,7 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games import access, broadcast, errors, ratelimit
+from biblios_site import errors, ratelimit
+from games import access, broadcast
 from games.models import ChatMessage, Game, ModerationAction, Report
 
 MAX_LENGTH = 500

@@ -9,7 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from games import access, chat, errors, ratelimit, rendering
+from biblios_site import errors, ratelimit
+from games import access, chat, rendering
 from games.forms import ChatForm, ReportForm
 from games.models import Game
 

@@ -23,7 +23,8 @@ from django.template.loader import render_to_string
 from accounts import credentials
 from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
-from games import access, broadcast, errors, presence, ratelimit, rendering, selectors, services
+from biblios_site import errors, ratelimit
+from games import access, broadcast, presence, rendering, selectors, services
 from games.models import Game
 
 CLOSE_BAD_FRAMES = 4400

@@ -9,7 +9,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
-from games import access, errors, history, replay
+from biblios_site import errors
+from games import access, history, replay
 from games.models import Game
 
 

@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, errors, services
+from biblios_site import errors
+from games import broadcast, services
 from games.kinds import registry
 from games.models import Game, ModerationAction
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
+from biblios_site import errors
 from biblios_site.inputs import whole_number
-from games import access, errors, selectors
+from games import access, selectors
 from games.kinds import registry
 from games.models import Game
 

@@ -1,4 +1,4 @@
-"""Read-only queries and view-derived data for the game pages.
+"""Read-only queries and view-derived data for the game pages and a player's profile.
 
 Everything here is built from `board_for` (the seat's `view`) or from `events_for`
 while replaying the move log, never from the raw state, so a page cannot show what its seat
@@ -7,13 +7,15 @@ may not know.
 
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.utils.translation import gettext
 
-from games import access, errors
+from biblios_site import errors
+from games import access
 from games.kinds import registry
 from games.models import Game, Seat
 
@@ -172,3 +174,98 @@ def seat_board(game: Game, position: int | None) -> dict:
     `games.access` already and knows the user's seat (a socket remembers it once the game has
     started, saving a query per push)."""
     return registry.of(game).engine.view(game.engine_state(), position)
+
+
+# ------------------------------------------------------------------ a player's games (profile)
+# Kept out of the page so their cost stays visible: six queries however many games there are,
+# one narrow row per finished seat and one count for the record, and for the current and the
+# recent games one query each plus one for their seated players.
+
+RECENT_GAMES = 10
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    games_played: int
+    games_won: int
+    games_left: int
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as one player saw its end."""
+
+    game: Game
+    position: int
+    place: int | None
+    won: bool
+
+
+@dataclass(frozen=True)
+class PlayerGames:
+    current_games: list[Game]
+    recent_games: list[FinishedGame]
+
+
+def _winners(result) -> list:
+    return (result or {}).get("winners") or []
+
+
+def player_record(user) -> PlayerRecord:
+    """Counts over all of `user`'s finished games, private tables included: they are numbers
+    only, public like the games left."""
+    finished = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).values_list(
+        "position", "game__result"
+    )
+    played = won = 0
+    for position, result in finished:
+        played += 1
+        won += position in _winners(result)
+    return PlayerRecord(games_played=played, games_won=won, games_left=games_left(user))
+
+
+def games_left(user) -> int:
+    """Games this player walked away from (left on purpose, or replaced after three timeouts)
+    and did not come back to; computed from the seats, public like the other counts."""
+    return (
+        Seat.objects.filter(user=user, abandoned=True)
+        .exclude(game__status=Game.Status.ABORTED)
+        .count()
+    )
+
+
+def player_games(user, *, include_private: bool) -> PlayerGames:
+    """`user`'s current games and last finished ones, hiding private tables unless asked.
+
+    A private table is only reachable by its invite link, so its id is not shown to others.
+    """
+    current = list(
+        _games_of(
+            user, [Game.Status.OPEN, Game.Status.ACTIVE], include_private=include_private
+        ).order_by("-created_at")
+    )
+    recent = []
+    for game in _games_of(user, [Game.Status.FINISHED], include_private=include_private).order_by(
+        "-finished_at", "-pk"
+    )[:RECENT_GAMES]:
+        position = next(seat.position for seat in game.seats.all() if seat.user_id == user.pk)
+        players = (game.result or {}).get("players") or []
+        place = players[position].get("place") if position < len(players) else None
+        recent.append(
+            FinishedGame(
+                game=game, position=position, place=place, won=position in _winners(game.result)
+            )
+        )
+    return PlayerGames(current_games=current, recent_games=recent)
+
+
+def _games_of(user, statuses, *, include_private: bool):
+    """The user's games in these statuses, without the bulky state, with seated players."""
+    games = (
+        Game.objects.filter(seats__user=user, status__in=statuses)
+        .defer("state", "setup")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+        )
+    )
+    return games if include_private else games.filter(private=False)

@@ -16,8 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from games import access, broadcast, selectors, signals
-from games.errors import (
+from biblios_site.errors import (
     Conflict,
     IllegalMove,
     NotAllowed,
@@ -26,6 +25,7 @@ from games.errors import (
     StaleVersion,
     TimeUp,
 )
+from games import access, broadcast, selectors, signals
 from games.kinds import registry
 from games.models import Game, ModerationAction, Move, Seat
 

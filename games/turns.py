@@ -31,7 +31,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from games import errors, selectors, services
+from biblios_site import errors
+from games import selectors, services
 from games.kinds import registry
 from games.models import Game
 

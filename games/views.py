@@ -13,8 +13,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
+from biblios_site import errors, ratelimit
 from biblios_site.inputs import whole_number
-from games import access, errors, presence, ratelimit, rendering, selectors, services
+from games import access, presence, rendering, selectors, services
 from games.forms import TableForm, parse_version
 from games.kinds import registry
 from games.models import Game

@@ -3,10 +3,13 @@
 Edges (views, consumers, the API, the admin) are thin: they call services, selectors and
 presentation modules, never one another, so what two edges share lives in a module both may
 import. The apps depend on one another one way only (ratings on games, games on accounts), so
-that no app needs another that needs it back; games announces a finished game with a signal
-(`games.signals`) instead of calling ratings. The platform hosts games without importing one:
-it reaches a game's package and engine only through the registry (`games.kinds.registry`) and
-the engine contract (`games.engine.protocol`), so the next game is a new folder.
+that no app needs another that needs it back: games announces a finished game with a signal
+(`games.signals`) instead of calling ratings, and itself draws a profile's games (template tags)
+and holds the user admin (whose actions are its moderation services); what every app uses
+(refusals, rate limits, pushes) is the site's plumbing, which imports no app. The platform
+hosts games without importing one: it reaches a game's package and engine only through the
+registry (`games.kinds.registry`) and the engine contract (`games.engine.protocol`), so the
+next game is a new folder.
 """
 
 import ast
@@ -16,21 +19,12 @@ ROOT = Path(__file__).resolve().parent.parent
 APPS = ("accounts", "games", "ratings")
 EDGE_NAMES = {"views", "admin", "consumers", "api", "api_record"}
 
-# The one cycle still open, accounts <-> games: games authenticates with accounts' tokens and
-# sessions, while the profile page, user moderation, token revocation and sign-up limits of
-# accounts read games' modules. These imports, and no others, may point back from accounts.
-KNOWN_BACK_IMPORTS = {
-    ("accounts.admin", "games.admin_steps"),
-    ("accounts.admin", "games.moderation"),
-    ("accounts.selectors", "games.models"),
-    ("accounts.views", "games.ratelimit"),
-}
-
-
 # Where the games live, and the one door into each of those packages the platform may use.
 GAME_PACKAGES = {"games.kinds": "games.kinds.registry", "games.engine": "games.engine.protocol"}
 SITE = "biblios_site"
 SITE_SETTINGS = ("biblios_site.settings", "biblios_site.settings_test")  # name the kinds installed
+# The site's modules that put the apps together, the only ones of the site that may import them.
+SITE_WIRING = {"biblios_site.asgi", "biblios_site.routing", "biblios_site.urls", *SITE_SETTINGS}
 
 
 def within(module: str, package: str) -> bool:
@@ -112,11 +106,17 @@ def platform_modules(root: Path) -> dict[str, Path]:
         for module, path in app_modules(root).items()
         if not any(within(module, package) for package in GAME_PACKAGES)
     }
-    for path in sorted((root / SITE).rglob("*.py")):
-        module = ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+    for module, path in site_modules(root).items():
         if module not in SITE_SETTINGS:
             found[module] = path
     return found
+
+
+def site_modules(root: Path) -> dict[str, Path]:
+    return {
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): path
+        for path in sorted((root / SITE).rglob("*.py"))
+    }
 
 
 def game_imports(root: Path) -> list[str]:
@@ -147,7 +147,7 @@ def app_cycles(top: dict[str, set[str]]) -> list[str]:
     for module, targets in top.items():
         for target in targets:
             apps = (module.split(".")[0], target.split(".")[0])
-            if apps[0] != apps[1] and (module, target) not in KNOWN_BACK_IMPORTS:
+            if apps[0] != apps[1]:
                 between.setdefault(apps, []).append(f"{module} -> {target}")
     return sorted(
         f"{a} <-> {b}: {sorted(between[a, b])} and {sorted(between[b, a])}"
@@ -186,9 +186,17 @@ def test_no_two_apps_import_each_other_at_module_level():
     assert app_cycles(top) == []
 
 
-def test_the_known_back_imports_are_still_there():
-    """Each allowance above is still needed: one that is gone must leave the list."""
-    _, top = import_graph(ROOT)
-    assert {(module, target) for module, target in KNOWN_BACK_IMPORTS if target in top[module]} == (
-        KNOWN_BACK_IMPORTS
-    )
+def test_the_sites_plumbing_imports_no_app():
+    """What the apps share (refusals, rate limits, pushes, input parsing) is the site's and names
+    no app, so sharing it ties no app to another; only the wiring (settings, URLs, ASGI, socket
+    routes) imports the apps."""
+    known = set(app_modules(ROOT))
+    plumbing = {
+        module: path for module, path in site_modules(ROOT).items() if module not in SITE_WIRING
+    }
+    assert {"biblios_site.errors", "biblios_site.ratelimit", "biblios_site.push"} <= set(plumbing)
+    assert [
+        f"{module} imports {target}"
+        for module, path in sorted(plumbing.items())
+        for target in sorted(imports_of(module, path, known)[0])
+    ] == []

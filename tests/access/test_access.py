@@ -13,7 +13,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.models import ApiToken
-from games import access, errors, selectors, services
+from biblios_site import errors
+from games import access, selectors, services
 from games.models import Game
 from tests.api.conftest import ApiClient
 from tests.live.conftest import own_channel_layer  # noqa: F401  (autouse fixture)

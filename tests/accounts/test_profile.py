@@ -8,8 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import selectors
-from games import services
+from games import selectors, services
 from games.models import Game
 from tests.play import play_to_end
 
@@ -65,15 +64,13 @@ def test_counts_played_and_won_over_finished_games(players, client):
     aborted = table([ada, basil])
     services.leave_table(aborted.pk, ada)  # aborted: not counted
 
-    assert selectors.player_record(ada, include_private=False).games_played == 3
-    assert selectors.player_record(ada, include_private=False).games_won == 2
-    assert selectors.player_record(basil, include_private=False).games_won == 1
-    assert selectors.player_record(clio, include_private=False).games_won == 1
+    assert selectors.player_record(ada).games_played == 3
+    assert selectors.player_record(ada).games_won == 2
+    assert selectors.player_record(basil).games_won == 1
+    assert selectors.player_record(clio).games_won == 1
 
     response = client.get(reverse("accounts:profile", args=["ada"]))
     assert response.status_code == 200
-    record = response.context["record"]
-    assert (record.games_played, record.games_won) == (3, 2)
     html = response.content.decode()
     assert "<dt>Games played</dt><dd>3</dd>" in html
     assert "<dt>Games won</dt><dd>2</dd>" in html
@@ -84,12 +81,13 @@ def test_a_game_played_to_the_end_counts_for_its_winners(players, client):
     game = play_to_end(services.start_game(game.pk, players[0]), random.Random(7))
     assert game.status == Game.Status.FINISHED
     for seat in game.seats.all():
-        record = client.get(reverse("accounts:profile", args=[seat.user.username])).context[
-            "record"
-        ]
-        assert record.games_played == 1
-        assert record.games_won == (seat.position in game.result["winners"])
-        assert [finished.game.pk for finished in record.recent_games] == [game.pk]
+        html = client.get(reverse("accounts:profile", args=[seat.user.username])).content.decode()
+        won = int(seat.position in game.result["winners"])
+        assert "<dt>Games played</dt><dd>1</dd>" in html
+        assert f"<dt>Games won</dt><dd>{won}</dd>" in html
+        recent = selectors.player_games(seat.user, include_private=False).recent_games
+        assert [finished.game.pk for finished in recent] == [game.pk]
+        assert f'href="/games/{game.pk}/"' in html
 
 
 def test_current_games_link_to_their_game_pages(players, client):
@@ -100,15 +98,14 @@ def test_current_games_link_to_their_game_pages(players, client):
     elsewhere = table([basil, clio])
     finished = finished_game([ada, clio], winners=[1])
 
-    response = client.get(reverse("accounts:profile", args=["ada"]))
-    current = [game.pk for game in response.context["record"].current_games]
+    games = selectors.player_games(ada, include_private=False)
+    current = [game.pk for game in games.current_games]
     assert sorted(current) == sorted([open_table.pk, active.pk])
-    html = response.content.decode()
+    html = client.get(reverse("accounts:profile", args=["ada"])).content.decode()
     assert f'href="/games/{open_table.pk}/"' in html
     assert f'href="/games/{active.pk}/"' in html
     assert f'href="/games/{elsewhere.pk}/"' not in html
-    recent = response.context["record"].recent_games
-    assert [(entry.game.pk, entry.won, entry.place) for entry in recent] == [
+    assert [(entry.game.pk, entry.won, entry.place) for entry in games.recent_games] == [
         (finished.pk, False, 2)
     ]
     assert f'href="/games/{finished.pk}/"' in html
@@ -117,11 +114,12 @@ def test_current_games_link_to_their_game_pages(players, client):
 def test_recent_games_are_the_last_ten_newest_first(players, client):
     ada, basil = players[:2]
     games = [finished_game([ada, basil], winners=[0]) for _ in range(12)]
-    record = client.get(reverse("accounts:profile", args=["ada"])).context["record"]
-    assert record.games_played == 12
-    assert [entry.game.pk for entry in record.recent_games] == [
-        game.pk for game in reversed(games[2:])
-    ]
+    assert selectors.player_record(ada).games_played == 12
+    recent = selectors.player_games(ada, include_private=False).recent_games
+    assert [entry.game.pk for entry in recent] == [game.pk for game in reversed(games[2:])]
+    html = client.get(reverse("accounts:profile", args=["ada"])).content.decode()
+    assert f'href="/games/{games[2].pk}/"' in html
+    assert f'href="/games/{games[1].pk}/"' not in html
 
 
 def test_private_tables_are_listed_to_their_player_only(players, client):
@@ -140,10 +138,11 @@ def test_the_record_costs_a_fixed_number_of_queries(players):
 
     def queries():
         with CaptureQueriesContext(connection) as captured:
-            record = selectors.player_record(ada, include_private=True)
-            for entry in record.recent_games:
+            selectors.player_record(ada)
+            games = selectors.player_games(ada, include_private=True)
+            for entry in games.recent_games:
                 list(entry.game.seats.all())
-            for game in record.current_games:
+            for game in games.current_games:
                 [seat.user.display_name for seat in game.seats.all()]
         return len(captured)
 

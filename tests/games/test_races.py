@@ -5,7 +5,8 @@ import threading
 import pytest
 from django.db import connection
 
-from games import errors, moderation, services
+from biblios_site import errors
+from games import moderation, services
 from games.engine import biblios
 from games.models import Move
 from tests.play import started_game

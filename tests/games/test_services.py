@@ -5,7 +5,8 @@ import random
 
 import pytest
 
-from games import errors, moderation, services
+from biblios_site import errors
+from games import moderation, services
 from games.engine import biblios
 from games.kinds import registry
 from games.models import Game, Move

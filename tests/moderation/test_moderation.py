@@ -8,7 +8,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import ApiToken
-from games import errors, moderation, rendering, services
+from biblios_site import errors
+from games import moderation, rendering, services
 from games.engine import biblios
 from games.models import Game, ModerationAction, Move
 from tests.play import play_to_end, started_game

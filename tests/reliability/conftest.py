@@ -16,7 +16,7 @@ from django.db import connection
 
 from accounts.models import ApiToken
 from benchmarks.load import Http, Socket, Workers, close_all, game_socket_url, site_env
-from games import ratelimit
+from biblios_site import ratelimit
 
 # The live tests' players, and a channel layer of each test's own for the in-process sockets.
 from tests.live.conftest import own_channel_layer, users  # noqa: F401
@@ -27,7 +27,8 @@ TIMEOUT = 15
 
 def forget_hits(scope: str, ident) -> None:
     """Start `scope`'s count for `ident` afresh: counters live in the cache (Redis outlives a
-    run, and addresses and ids repeat between tests), keyed as `games.ratelimit` keys them."""
+    run, and addresses and ids repeat between tests), keyed as `biblios_site.ratelimit` keys
+    them."""
     _, seconds = ratelimit.parse(settings.RATE_LIMITS[scope])
     cache.delete(ratelimit._key(scope, ident, int(time.time() // seconds)))
 

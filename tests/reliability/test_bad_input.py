@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import errors, services
+from biblios_site import errors
+from games import services
 from games.models import ChatMessage, Game, Report
 from tests.api.conftest import snapshot
 from tests.play import make_users, started_game

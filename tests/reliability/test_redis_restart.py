@@ -85,7 +85,7 @@ def test_a_move_is_answered_as_usual_when_the_rate_limit_counters_are_unreachabl
     }
     with (
         override_settings(CACHES={"default": unreachable}),
-        caplog.at_level(logging.WARNING, logger="games.ratelimit"),
+        caplog.at_level(logging.WARNING, logger="biblios_site.ratelimit"),
     ):
         assert api_move(game, tokens).status_code == 200
 

@@ -1,7 +1,8 @@
 """Who may act: each kind of outsider is refused at every door, and nothing changes.
 
 The doors are the web form (`game_act`), the JSON API and the game WebSocket. Rate limits
-(games/ratelimit.py) are one bucket of actions per user across all three, plus one of API calls.
+(biblios_site/ratelimit.py) are one bucket of actions per user across all three, plus one of API
+calls.
 """
 
 import json

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from games import errors, moderation, selectors, services, turns
+from biblios_site import errors
+from games import moderation, selectors, services, turns
 from games.engine import biblios
 from games.models import Game, Move
 from tests.play import started_game

@@ -7,7 +7,8 @@ import threading
 import pytest
 from django.db import connection
 
-from games import errors, moderation, selectors, services, turns
+from biblios_site import errors
+from games import moderation, selectors, services, turns
 from games.engine import biblios
 from games.kinds import registry
 from games.models import Game, Move

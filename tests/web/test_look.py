@@ -13,7 +13,8 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from games import errors, rendering, selectors, services
+from biblios_site import errors
+from games import rendering, selectors, services
 from games.engine import biblios, scoring
 from games.engine.cards import CARDS, CATEGORIES, CHURCH_DICE, category_name
 from games.kinds.biblios import card_faces, presentation, presenter

@@ -1,9 +1,10 @@
-"""The refusals of the service layer, in one module every layer may import.
+"""The refusals of the service layer, in one module every layer and every app may import.
 
 A refusal changes nothing and carries the HTTP status an edge answers it with; views, sockets,
 the API and the admin each turn one into their own kind of answer (a message, a frame, JSON).
 Kept apart from `games.services` so that modules the services use (rate limits, chat) and the
-edges can name the errors without importing the services.
+edges can name the errors without importing the services, and in the site's package rather than
+an app's so that `accounts` and `ratings` refuse with the same classes without importing `games`.
 """
 
 

@@ -1,5 +1,7 @@
 """Rate limits, counted in Django's cache (Redis in production, so every worker shares the
 counts; configured in settings.RATE_LIMITS as "<count>/<seconds>", the one list of limits).
+Site plumbing rather than an app's: `accounts` limits sign-ups and log-ins, `games` moves,
+chat, reports and the API, and neither has to import the other for it.
 
 Each scope counts per something: a user, an IP address, a (reporter, reported) pair, a socket.
 
@@ -18,7 +20,7 @@ from django.http import HttpResponse
 from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
-from games.errors import ServiceError
+from biblios_site.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 

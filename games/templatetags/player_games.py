@@ -1,0 +1,22 @@
+"""`{% player_record player %}` and `{% player_games player own %}`: a profile's games sections.
+
+Rendered by tags so that the profile page (accounts) shows games without its view reading them:
+accounts never imports games, the way `{% player_ratings %}` keeps ratings out of it.
+"""
+
+from django import template
+
+from games import selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("games/_player_record.html")
+def player_record(player):
+    return {"record": selectors.player_record(player)}
+
+
+@register.inclusion_tag("games/_player_games.html")
+def player_games(player, own: bool):
+    """`own`: the reader is `player`, who alone sees their private tables listed."""
+    return {"player": player, "games": selectors.player_games(player, include_private=own)}
