@@ -170,8 +170,8 @@ def test_every_page_and_the_live_socket_run_under_the_policy(live_site, browser)
         f"/players/{guest.name}/games/",
         f"/accounts/u/{host.name}/",
         "/leaderboard/",
-        "/rules/biblios/",
-        "/rules/scripts_and_scribes/",
+        "/rules/biblios/biblios/",
+        "/rules/biblios/scripts_and_scribes/",
         "/accounts/password/",
         "/",
     ):

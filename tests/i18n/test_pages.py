@@ -2,6 +2,7 @@
 game log lines in each reader's own language, on pages and on live pushes (issue 7)."""
 
 import random
+import re
 
 import pytest
 from django.conf import settings
@@ -169,6 +170,39 @@ def test_the_rules_page_in_french_and_spanish(players, language, words):
     html = page(browser(language), reverse("rules", args=["biblios"]))
     for word in words:
         assert word in html
+
+
+# An SVG attribute holding numbers, and its value (points holds "x,y" pairs: read apart).
+SVG_NUMBERS = re.compile(r'\s(x|y|x1|x2|y1|y2|cx|cy|width|height|viewBox|points)="([^"]*)"')
+
+
+def svg_of(html: str, start: str) -> str:
+    chart = html[html.index(start) :]
+    return chart[: chart.index("</svg>")]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_the_charts_keep_svgs_own_numbers_in_french_and_spanish(players, language):
+    """French and Spanish write 136.5 as "136,5", which SVG cannot read (the bars and the
+    rating line vanished): the end-of-game chart and the profile's rating chart never
+    localize their coordinates."""
+    game = play.play_to_end(play.started_game(players, 2, seed=5), random.Random(5))
+    client = browser(language, players[0])
+    board = page(client, reverse("game", args=[game.pk]))
+    profile = page(client, reverse("accounts:profile", args=["ada"]))
+    charts = [
+        svg_of(board, '<figure class="score-chart">'),
+        svg_of(profile, '<svg class="rating-chart"'),
+    ]
+    for chart in charts:
+        numbers = SVG_NUMBERS.findall(chart)
+        assert any("." in value for _name, value in numbers), "no fractional coordinate drawn"
+        for name, value in numbers:
+            if name == "points":
+                assert all(pair.count(",") == 1 for pair in value.split()), value
+            else:
+                assert "," not in value, f'{name}="{value}"'
 
 
 @pytest.mark.django_db

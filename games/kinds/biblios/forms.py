@@ -29,10 +29,11 @@ class OptionsForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        # R15: no Medieval bluff in Scripts & Scribes (players read the message: no rule tag in it).
         if data.get("medieval_bluff") and self.variant != "biblios":
             self.add_error(
                 "medieval_bluff",
-                gettext("Medieval bluff is a Biblios option, not in Scripts & Scribes (R15)."),
+                gettext("Medieval bluff is a Biblios option, not in Scripts & Scribes."),
             )
         return data
 

@@ -54,6 +54,10 @@ STEP_HELP = {
 CHART_BAR_WIDTH = 14
 CHART_BAR_GAP = 3
 CHART_GROUP_GAP = 22
+# Room under each category for a one-word name ("Illuminators", "Enlumineurs") in the label's
+# bold 8.5px: with two players the bars alone leave too little, and the names would meet each
+# other or the chart's edge.
+CHART_LABEL_WIDTH = 70
 CHART_HEIGHT = 120
 CHART_TOP = 16
 CHART_LEFT = 8
@@ -78,9 +82,11 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
     players = len(names)
     tallest = max([1] + [total for entry in result["categories"] for total in entry["totals"]])
     group_width = players * CHART_BAR_WIDTH + (players - 1) * CHART_BAR_GAP
+    group_gap = max(CHART_GROUP_GAP, CHART_LABEL_WIDTH - group_width)
+    margin = max(CHART_LEFT, (CHART_LABEL_WIDTH - group_width) / 2)
     groups = []
     for index, entry in enumerate(result["categories"]):
-        left = CHART_LEFT + index * (group_width + CHART_GROUP_GAP)
+        left = margin + index * (group_width + group_gap)
         bars = []
         for seat, total in enumerate(entry["totals"]):
             height = round(CHART_HEIGHT * total / tallest, 1)
@@ -110,7 +116,7 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
                 "bars": bars,
             }
         )
-    width = 2 * CHART_LEFT + len(groups) * group_width + (len(groups) - 1) * CHART_GROUP_GAP
+    width = 2 * margin + len(groups) * group_width + (len(groups) - 1) * group_gap
     return {
         "groups": groups,
         "bar_width": CHART_BAR_WIDTH,
