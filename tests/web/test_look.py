@@ -303,6 +303,13 @@ def test_rules_pages_are_linked_and_unknown_editions_are_not_found(client, users
     assert 'href="/rules/biblios/scripts_and_scribes/"' in page
 
 
+def test_the_rules_pages_of_the_editions_before_game_kinds_lead_to_their_new_address(client):
+    old = client.get("/rules/scripts_and_scribes/")
+    assert old.status_code == 301 and old["Location"] == "/rules/biblios/scripts_and_scribes/"
+    assert client.get("/rules/biblios/").status_code == 200  # a kind, not an old edition
+    assert client.get("/rules/scripts_and_scribes/biblios/").status_code == 404
+
+
 # ---------------------------------------------------------------------------- live region, JS
 
 
