@@ -1,6 +1,6 @@
 """The engine contract: what every game's pure engine provides to the platform.
 
-An engine is a module (Biblios: `games.engine.biblios`) of plain functions over its own state
+An engine is a module (Biblios': `biblios.py` beside this one) of plain functions over its state
 type; the platform stores `dumps(state)` and `setup_of(state)`, replays the move log through
 `steps`, and shows a player nothing that did not come out of `view`, `events_for` or the
 redaction functions below. Seats are 0…N-1; a seat argument may also be None (a spectator) or

@@ -2,8 +2,9 @@
 
 Why: the platform (models, services, views, consumers, API, turns, history, replay, chat,
 moderation, admin, ratings) hosts any number of games and never imports one. Each game is a
-package (Biblios: `games/kinds/biblios/`) that is also a Django app, so its templates and template
-tags load like any app's, and that defines one `GameKind` as its module-level `KIND`. The kinds a
+package under `games/kinds/` (Biblios has its own there) that is also a Django app, so its
+templates and template tags load like any app's, and whose `kind` module defines one `GameKind`
+as `KIND`. The kinds a
 site runs are `settings.GAME_KINDS` (package paths, also listed in INSTALLED_APPS): adding a game
 is adding a folder and one line there. In the spirit of OpenSpiel's `register_game` and
 boardgame.io's Game object; `tests/kinds/` runs every registered kind through the conformance suite.
