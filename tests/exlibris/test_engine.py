@@ -250,15 +250,16 @@ def test_x20_a_seat_with_an_empty_supply_is_skipped():
 
 def test_x21_only_tiles_with_an_implemented_effect_are_offered():
     """X21 as far as the engine goes: placement offers the library and the face-up tiles in
-    EFFECTS (the Hut X35 and the Bookshop X44) with a free slot, never another tile."""
+    EFFECTS with a free slot, never another tile (the Gambling Den, X41, has not landed)."""
+    assert "den" not in E.EFFECTS and {"hut", "bookshop", "flea"} <= set(E.EFFECTS)
     state = placement_state(players=4, seed=9)
     state = lay_tile(state, "bookshop")
-    state = lay_tile(state, "flea")
+    state = lay_tile(state, "den")
     seat = only(state)
     targets = {a["target"] for a in E.legal_actions(state, seat)}
-    assert targets == {"hut", "bookshop", "library"}
-    assert "flea" in state["locations"]["face_up"]
-    assert set(E.EFFECTS) == {"hut", "bookshop"}
+    expected = {t for t in state["locations"]["face_up"] if t in E.EFFECTS} | {"library"}
+    assert targets == expected and {"hut", "bookshop"} <= targets
+    assert "den" in state["locations"]["face_up"] and "den" not in targets
     assert all(a["assistant"] == "standard" for a in E.legal_actions(state, seat))
 
 
@@ -684,12 +685,32 @@ BOUNDS = {  # §0's table, for the decisions this step asks (h, n, N as it defin
     "solo_keep": lambda s, seat, n_: 2,
     "place": lambda s, seat, n_: 69,
     "home": lambda s, seat, n_: 3,
-    "take_tile_card": lambda s, seat, n_: 3,
+    "take_tile_card": lambda s, seat, n_: 4,  # c: 3, the Flea Market 4 (X48)
     "shelve_card": lambda s, seat, n_: len(s["seats"][seat]["hand"]) + 1,
     "shelve_cell": lambda s, seat, n_: 2 * n_ + 2,  # no Mummy or Wizard drives it yet
     "solo_remove": lambda s, seat, n_: 6,
     "flip": lambda s, seat, n_: n_ + 1,
+    "swap_give": lambda s, seat, n_: len(s["seats"][seat]["hand"]),  # X36: h
+    "community_give": lambda s, seat, n_: 2 * (s["players"] - 1),  # X39: 2(N − 1)
+    "discard_card": lambda s, seat, n_: len(s["seats"][seat]["hand"]) + n_ + 1,  # h + n + 1
+    "cabin_name": lambda s, seat, n_: 6,  # X47
+    "cabin_take": lambda s, seat, n_: 5,
+    "run_start": lambda s, seat, n_: n_ + 1,  # X52
+    "run_end": lambda s, seat, n_: shelf_width(s["seats"][seat]["bookshelf"]),
+    "run_dest": lambda s, seat, n_: run_dest_bound(s, seat),
 }
+
+
+def shelf_width(shelf):
+    cols = [col for _, col in bs.occupied(shelf)]
+    return max(cols) - min(cols) + 1
+
+
+def run_dest_bound(state, seat):
+    """§0, X52: 5(w + L + 1), w the bookshelf's width, L the run's length."""
+    top = state["pending"][-1]
+    length = top["end"][1] - top["start"][1] + 1
+    return 5 * (shelf_width(state["seats"][seat]["bookshelf"]) + length + 1)
 
 
 def hidden_from(state, seat):
@@ -700,7 +721,8 @@ def hidden_from(state, seat):
         if record["seat"] != seat:
             cards |= set(record["hand"])
     for tile in state["tiles"].values():
-        cards |= {e["card"] for e in tile["cards"] if not e["up"]}
+        if seat not in tile.get("looked", []):  # X47: a visitor has seen the Cabin's cards
+            cards |= {e["card"] for e in tile["cards"] if not e["up"]}
     return cards
 
 
@@ -727,7 +749,11 @@ def check_view(state, seat):
         allowed |= set(state["solo"]["revealed_hints"])
     if isinstance(seat, int):
         allowed.add(state["seats"][seat]["focus"])
-    named = {c for c in CATEGORIES if f'"{c}"' in text}
+    # The Cabin asks its visitor to name any category (X47): that list of all six tells nothing.
+    unnamed = {k: v for k, v in seen.items() if k not in ("events", "legal_actions")}
+    named = {c for c in CATEGORIES if f'"{c}"' in json.dumps(unnamed)}
+    if pending_kind(state) != "cabin_name":
+        named |= {c for c in CATEGORIES if f'"{c}"' in json.dumps(seen["legal_actions"])}
     if not over:
         assert named <= allowed, (seat, named - allowed)
     assert isinstance(seen["deck"], int) and isinstance(seen["locations"]["deck"], int)
@@ -738,8 +764,16 @@ def check_view(state, seat):
     assert seen["legal_actions"] == expected
 
 
+def pick(rng, actions):
+    """A random action: its type first, then one of that type. Every action stays possible,
+    and a loop ("one more card, or done", X87) ends after a few steps instead of discarding a
+    whole hand and bookshelf, which a uniform pick over h + n + 1 actions nearly always does."""
+    kind = rng.choice(sorted({action["type"] for action in actions}))
+    return rng.choice([action for action in actions if action["type"] == kind])
+
+
 def playout(players, variant, seed, *, check_views=False):
-    """A uniformly random game; every X86 invariant is checked at every step."""
+    """A random game (`pick`); every X86 invariant is checked at every step."""
     options = {"difficulty": seed % 7 + 1} if players == 1 else {}
     state = E.new_game(players, seed=seed, variant=variant, options=options)
     rng = random.Random(seed)
@@ -751,8 +785,9 @@ def playout(players, variant, seed, *, check_views=False):
         assert state["phase"] != "over"
         if state["phase"] != "flip":
             assert len(acting) == 1  # X86: one seat, except during the pre-flip
+        offered = {}
         for seat in range(players):
-            actions = E.legal_actions(state, seat)
+            actions = offered[seat] = E.legal_actions(state, seat)
             if seat in acting:
                 assert actions, (seat, state["pending"][-1])
                 kind = state["pending"][-1]["kind"]
@@ -764,7 +799,7 @@ def playout(players, variant, seed, *, check_views=False):
             for seat in [*range(players), None]:
                 check_view(state, seat)
         seat = rng.choice(acting)
-        action = rng.choice(E.legal_actions(state, seat))
+        action = pick(rng, offered[seat])
         after = E.apply_action(state, seat, action)
         assert after["version"] == state["version"] + 1
         moves.append((seat, action))

@@ -17,10 +17,15 @@ X89), the solo rounds' frame (X83: hints, the difficulty's discards, the clean-u
 simultaneous pre-scoring flip (X68), and `result` through `scoring.inspect` (X69–X76, X84).
 
 Growing tables (the next steps fill them in):
-- `EFFECTS`: the locations whose effect is implemented (now the Diviner's Hut, X35, and the
-  Bon Mot Bookshop, X44). Placement offers only these tiles, so every game this engine plays is
-  played by the rules it implements; the other tiles are still revealed, set up, resolved (their
-  cards discarded) and made permanent as §4 says.
+- `EFFECTS`: the locations whose effect is implemented: the Diviner's Hut (X35), Ye Olde Book
+  Swap (X36), the Bindery (X38), the Community Center (X39), the Wishing Well (X40), the Book
+  Collector (X43), the Bon Mot Bookshop (X44), the Mysterious Cabin (X47, with its private look,
+  X77), the Flea Market (X48) and the Shelfmasons Guild (X52). Each is asked as steps (X87): a
+  tile card, a hand card to give, "one more card to discard, or done", a category, a run's first
+  cell, last cell and destination; a shelving the effect allows follows as "a card it gave, or
+  done", then the cell (X29). Placement offers only these tiles, so every game this engine plays
+  is played by the rules it implements; the other tiles are still revealed, set up, resolved
+  (their cards discarded) and made permanent as §4 says.
 - `POWERS`: the special assistants whose power is implemented (none yet). A drafted library's
   special assistant stays off the board until its power lands: it is recorded on the seat but
   never joins the supply, rather than being placed as a powerless stand-in (a Snowman that does
@@ -28,6 +33,7 @@ Growing tables (the next steps fill them in):
 """
 
 import json
+import pickle
 import random
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -35,7 +41,7 @@ from collections.abc import Iterable, Iterator
 from . import bookshelf as bs
 from . import scoring
 from .bookshelf import IllegalAction
-from .cards import LOCATIONS
+from .cards import CARDS, CATEGORIES, LOCATIONS
 from .setup import PLAYER_COUNTS, SOLO_ROUNDS, deal
 
 __all__ = ["IllegalAction", "PLAYER_COUNTS", "VARIANTS", "OPTIONS", "EFFECTS", "POWERS"]
@@ -61,11 +67,19 @@ RULES = {
     "solo_keep": "X82",
     "place": "X20-X21",
     "home": "X22",
-    "take_tile_card": "X44",
+    "take_tile_card": "X29",  # the effect's own rule is named too
     "shelve_card": "X29",
     "shelve_cell": "X14",
     "solo_remove": "X83",
     "flip": "X68",
+    "swap_give": "X36",
+    "community_give": "X39",
+    "discard_card": "X30",  # the effect's own rule is named too (X38, X40, X43)
+    "cabin_name": "X47",
+    "cabin_take": "X47",
+    "run_start": "X52",
+    "run_end": "X52",
+    "run_dest": "X52",
 }
 
 
@@ -141,8 +155,9 @@ def _draw_card(state: dict) -> str | None:
     return state["deck"].pop(0)
 
 
-def _draw(state: dict, seat: int, count: int, rule: str) -> None:
-    """Draw `count` cards into `seat`'s hand (X29: seen only by the drawer)."""
+def _draw(state: dict, seat: int, count: int, rule: str) -> list[str]:
+    """Draw `count` cards into `seat`'s hand (X29: seen only by the drawer); the cards drawn
+    (fewer when the deck and the discard pile run out, X31)."""
     drawn = []
     for _ in range(count):
         card = _draw_card(state)
@@ -151,6 +166,7 @@ def _draw(state: dict, seat: int, count: int, rule: str) -> None:
         drawn.append(card)
     state["seats"][seat]["hand"] += drawn
     _event(state, "draw", seat=seat, count=len(drawn), rule=rule, secret_to=[seat], secret=drawn)
+    return drawn
 
 
 # ------------------------------------------------------------------------------ setup
@@ -376,6 +392,7 @@ def _resolution(state: dict) -> None:
         cards = [entry["card"] for entry in record["cards"]]
         state["discard"] += cards
         record["cards"] = []
+        record.pop("looked", None)  # X47: the cards looked at are gone
         for i, holder in enumerate(record["slots"]):
             if holder is not None:
                 state["seats"][holder["seat"]]["supply"].append(holder["assistant"])
@@ -448,15 +465,159 @@ def _hut(state: dict, seat: int) -> None:
     _event(state, "first_player", seat=seat)
 
 
+def _take_from_tile(
+    state: dict, seat: int, tile: str, rule: str, *, takes: int = 1, shelve: int = 1, then=None
+) -> None:
+    """X29: ask for `takes` cards of the tile one at a time (fewer if it runs out), then the
+    shelving of up to `shelve` of them; `then` is the effect's last part ("swap_give": X36,
+    "give": X39). Nothing when the tile is empty (X34)."""
+    if state["tiles"][tile]["cards"]:
+        _push(
+            state,
+            "take_tile_card",
+            seat=seat,
+            tile=tile,
+            left=takes,
+            taken=[],
+            shelve=shelve,
+            then=then,
+            rule=rule,
+        )
+
+
+def _may_shelve(state: dict, seat: int, cards: list[str] | None, left: int, rule: str) -> None:
+    """X29, X87: "you may shelve" up to `left` of `cards` (None: any hand card), asked only when
+    one of them is in hand."""
+    hand = state["seats"][seat]["hand"]
+    if left > 0 and any(cards is None or card in cards for card in hand):
+        _push(state, "shelve_card", seat=seat, cards=cards, left=left, rule=rule)
+
+
+def _opponents(state: dict, seat: int) -> list[int]:
+    """X33: every opponent, clockwise from the active player's left."""
+    players = state["players"]
+    return [(seat + k) % players for k in range(1, players)]
+
+
 def _bookshop(state: dict, seat: int) -> None:
     """X44: take 1 card of the tile, then you may shelve it; nothing when it is empty (X34)."""
-    if state["tiles"]["bookshop"]["cards"]:
-        _push(state, "take_tile_card", seat=seat, tile="bookshop", shelve=1, rule="X44")
+    _take_from_tile(state, seat, "bookshop", "X44")
+
+
+def _swap(state: dict, seat: int) -> None:
+    """X36: holding a card while the tile holds one, you must exchange: a tile card (your
+    choice), then a hand card given face up onto the tile; you may shelve the card taken.
+    No hand card or no tile card: nothing (X34)."""
+    if state["seats"][seat]["hand"]:
+        _take_from_tile(state, seat, "swap", "X36", then="swap_give")
+
+
+def _community(state: dict, seat: int) -> None:
+    """X39: take 1 card of the tile, you may shelve it; then, if cards remain, give one of them
+    to an opponent of your choice (to hand, in plain sight, X77)."""
+    _take_from_tile(state, seat, "community", "X39", then="give")
+
+
+def _flea(state: dict, seat: int) -> None:
+    """X48: take 1 card of the tile, or 2 when any assistant (yours included) was already here
+    when this one arrived; you may shelve every card taken."""
+    holders = [h for h in state["tiles"]["flea"]["slots"] if h is not None]
+    takes = 2 if len(holders) > 1 else 1  # the newcomer holds one of the slots already
+    _take_from_tile(state, seat, "flea", "X48", takes=takes, shelve=takes)
+
+
+def _discard_loop(state: dict, seat: int, rule: str, then: str, *, shelf: bool) -> None:
+    """X87: "discard any number of cards" as a loop: one more card (from hand, or with `shelf`
+    a removable top card, X15) or done; `then` names what the effect does with the discards."""
+    _push(state, "discard_card", seat=seat, shelf=shelf, discarded=[], then=then, rule=rule)
+    if not _discard_options(state, seat):  # nothing to discard: straight to what follows
+        _finish_discards(state, seat, state["pending"].pop())
+
+
+def _bindery(state: dict, seat: int) -> None:
+    """X38: discard 1 or more cards from hand and/or bookshelf; then you may shelve 1 or 2 cards
+    from hand. Without a discard, no shelving; with nothing to discard, nothing (X34)."""
+    record = state["seats"][seat]
+    if record["hand"] or record["bookshelf"]:
+        _discard_loop(state, seat, "X38", "bindery", shelf=True)
+
+
+def _well(state: dict, seat: int) -> None:
+    """X40: discard k >= 0 hand cards (X30: from hand only), draw k + 1; you may shelve 1 of the
+    cards drawn."""
+    _discard_loop(state, seat, "X40", "well", shelf=False)
+
+
+def _collector(state: dict, seat: int) -> None:
+    """X43: discard any cards from hand and/or bookshelf; draw half (rounded down) of their
+    books whose category is on the wanted card; you may shelve up to 2 of the cards drawn."""
+    record = state["seats"][seat]
+    if record["hand"] or record["bookshelf"]:
+        _discard_loop(state, seat, "X43", "collector", shelf=True)
+
+
+def _wanted_categories(state: dict) -> set[str]:
+    """X43: the categories on the Book Collector's face-up card (none when it is gone)."""
+    cards = state["tiles"]["collector"]["cards"]
+    return {book for entry in cards if entry["up"] for book in CARDS[entry["card"]].books}
+
+
+def _finish_discards(state: dict, seat: int, top: dict) -> None:
+    """What follows a discard loop (X38, X40, X43)."""
+    discarded = top["discarded"]
+    if top["then"] == "well":
+        drawn = _draw(state, seat, len(discarded) + 1, "X40")
+        _may_shelve(state, seat, drawn, 1, "X40")
+    elif top["then"] == "bindery":
+        if discarded:
+            _may_shelve(state, seat, None, 2, "X38")
+    elif top["then"] == "collector":
+        wanted = _wanted_categories(state)
+        books = sum(1 for card in discarded for book in CARDS[card].books if book in wanted)
+        _event(state, "collector_count", seat=seat, books=books, rule="X43")
+        drawn = _draw(state, seat, books // 2, "X43")
+        _may_shelve(state, seat, drawn, 2, "X43")
+    else:  # pragma: no cover - a state this engine never builds
+        raise ValueError(f"unknown discard follow-up {top['then']!r}")
+
+
+def _cabin(state: dict, seat: int) -> None:
+    """X47: name a category, look privately at the face-down cards here, take any of those
+    holding a book of it (shown), you may shelve 1 of them; no face-down card: nothing (X34)."""
+    if any(not entry["up"] for entry in state["tiles"]["cabin"]["cards"]):
+        _push(state, "cabin_name", seat=seat, rule="X47")
+
+
+def _cabin_matches(state: dict, category: str) -> list[str]:
+    return [
+        entry["card"]
+        for entry in state["tiles"]["cabin"]["cards"]
+        if not entry["up"] and category in CARDS[entry["card"]].books
+    ]
+
+
+def _shelfmasons(state: dict, seat: int) -> None:
+    """X52: you may move a run of your bookshelf (first cell or pass, last cell, destination,
+    X87); a bookshelf with no movable run offers nothing (X34)."""
+    starts = bs.run_starts(state["seats"][seat]["bookshelf"])
+    if starts:  # each step's options are kept with it: the bookshelf cannot change meanwhile
+        _push(state, "run_start", seat=seat, options=[list(c) for c in starts], rule="X52")
 
 
 # The locations whose effect exists, by tile id; this table grows with the next steps, and
 # placement offers no other tile (X21 as far as the engine implements the rules).
-EFFECTS = {HUT: _hut, "bookshop": _bookshop}
+EFFECTS = {
+    HUT: _hut,
+    "swap": _swap,
+    "bindery": _bindery,
+    "community": _community,
+    "well": _well,
+    "collector": _collector,
+    "bookshop": _bookshop,
+    "cabin": _cabin,
+    "flea": _flea,
+    "shelfmasons": _shelfmasons,
+}
 
 # The special assistants whose power exists (X53-X65); none yet, see the module docstring.
 POWERS: frozenset[str] = frozenset()
@@ -534,6 +695,27 @@ def legal_actions(state: dict, seat) -> list[dict]:
     if kind == "take_tile_card":
         cards = [entry["card"] for entry in state["tiles"][top["tile"]]["cards"]]
         return [{"type": "take", "card": card} for card in cards]
+    if kind == "swap_give":  # X36: a card held before the exchange
+        return [{"type": "give", "card": c} for c in record["hand"] if c != top["taken"]]
+    if kind == "community_give":  # X39: a remaining tile card, to an opponent
+        return [
+            {"type": "give", "card": entry["card"], "to": other}
+            for entry in state["tiles"]["community"]["cards"]
+            for other in _opponents(state, seat)
+        ]
+    if kind == "discard_card":
+        return _discard_options(state, seat) + [{"type": "done"}]
+    if kind == "cabin_name":
+        return [{"type": "name", "category": category} for category in CATEGORIES]
+    if kind == "cabin_take":
+        cards = _cabin_matches(state, top["category"])
+        return [{"type": "take", "card": card} for card in cards] + [{"type": "done"}]
+    if kind == "run_start":  # X52: options computed when the step was pushed
+        return [{"type": "run", "cell": cell} for cell in top["options"]] + [{"type": "pass"}]
+    if kind == "run_end":
+        return [{"type": "run_end", "cell": cell} for cell in top["options"]]
+    if kind == "run_dest":
+        return [{"type": "move", "cell": cell} for cell in top["options"]]
     if kind == "shelve_card":
         allowed = record["hand"] if top["cards"] is None else top["cards"]
         cards = [card for card in record["hand"] if card in allowed]
@@ -554,6 +736,20 @@ def legal_actions(state: dict, seat) -> list[dict]:
     raise ValueError(f"unknown decision {kind!r}")  # pragma: no cover
 
 
+def _discard_options(state: dict, seat: int) -> list[dict]:
+    """X30, X15, X87: one more card to discard: any hand card and, where the effect names the
+    bookshelf, any top card whose removal keeps it connected."""
+    record = state["seats"][seat]
+    top = _top(state)
+    actions = [{"type": "discard", "card": card} for card in record["hand"]]
+    if top["shelf"]:
+        actions += [
+            {"type": "discard_shelved", "cell": list(cell)}
+            for cell in bs.removable_cells(record["bookshelf"])
+        ]
+    return actions
+
+
 def apply_action(state: dict, seat, action) -> dict:
     """X86: the state after `seat` takes `action`; `state` is left unchanged. IllegalAction,
     naming the rule, for anything `legal_actions` does not list."""
@@ -563,13 +759,17 @@ def apply_action(state: dict, seat, action) -> dict:
         raise IllegalAction(f"X86: seat {seat!r} is not asked anything now")
     top = _top(state)
     rule = RULES[top["kind"]]
+    if top.get("rule") and top["rule"] != rule:
+        rule = f"{top['rule']}, {rule}"  # the effect's rule, then the step's
     try:
         action = json.loads(json.dumps(action))
     except (TypeError, ValueError):
         raise IllegalAction(f"{rule}: an action is a small JSON object") from None
     if action not in legal_actions(state, seat):
         raise IllegalAction(f"{rule}: {action!r} is not a legal {top['kind']} action now")
-    new = State(_copy(state))
+    # A pickle round trip copies plain JSON data exactly as `_copy` does, in half the time (the
+    # copy is most of a move's cost).
+    new = State(pickle.loads(pickle.dumps(dict(state), pickle.HIGHEST_PROTOCOL)))
     new["events"] = []
     new["version"] += 1
     _DO[top["kind"]](new, seat, action)
@@ -657,15 +857,139 @@ def _do_home(state: dict, seat: int, action: dict) -> None:
 
 
 def _do_take_tile_card(state: dict, seat: int, action: dict) -> None:
-    """X29: take a tile card into hand; then the shelving the effect allows, if any."""
+    """X29: take a tile card into hand (one more while the effect allows and the tile holds
+    one); then, in the effect's order, the gift (X39: after the shelving; X36: before it) and
+    the shelving of up to `shelve` of the cards taken."""
     top = state["pending"].pop()
     card = action["card"]
     tile = state["tiles"][top["tile"]]
     tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
     state["seats"][seat]["hand"].append(card)
     _event(state, "took", seat=seat, tile=top["tile"], card=card, rule=top["rule"])
-    if top["shelve"]:
-        _push(state, "shelve_card", seat=seat, cards=[card], left=top["shelve"], rule=top["rule"])
+    taken = top["taken"] + [card]
+    if top["left"] > 1 and tile["cards"]:
+        state["pending"].append({**top, "left": top["left"] - 1, "taken": taken})
+        return
+    if top["then"] == "give" and tile["cards"] and _opponents(state, seat):
+        _push(state, "community_give", seat=seat, rule=top["rule"])
+    _may_shelve(state, seat, taken, min(top["shelve"], len(taken)), top["rule"])
+    if top["then"] == "swap_give":
+        _push(state, "swap_give", seat=seat, taken=card, rule=top["rule"])
+
+
+def _do_swap_give(state: dict, seat: int, action: dict) -> None:
+    """X36: the card given lies face up on the tile for later visitors."""
+    top = state["pending"].pop()
+    card = action["card"]
+    state["seats"][seat]["hand"].remove(card)
+    state["tiles"]["swap"]["cards"].append({"card": card, "up": True})
+    _event(state, "gave_to_tile", seat=seat, tile="swap", card=card, rule=top["rule"])
+
+
+def _do_community_give(state: dict, seat: int, action: dict) -> None:
+    """X39: a remaining tile card to an opponent's hand, in plain sight (X77); no shelving."""
+    top = state["pending"].pop()
+    card, other = action["card"], action["to"]
+    tile = state["tiles"]["community"]
+    tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
+    state["seats"][other]["hand"].append(card)
+    _event(state, "gave", seat=seat, to=other, card=card, tile="community", rule=top["rule"])
+
+
+def _do_discard_card(state: dict, seat: int, action: dict) -> None:
+    """X30: one more card to the discard pile, face up (a bookshelf's top card: X15, its under
+    card stays face down); or done, and the effect goes on."""
+    top = state["pending"].pop()
+    if action["type"] == "done":
+        _finish_discards(state, seat, top)
+        return
+    record = state["seats"][seat]
+    if action["type"] == "discard":
+        card = action["card"]
+        record["hand"].remove(card)
+        _event(state, "discarded", seat=seat, card=card, source="hand", rule=top["rule"])
+    else:
+        record["bookshelf"], card = bs.remove(record["bookshelf"], action["cell"])
+        _event(
+            state,
+            "discarded",
+            seat=seat,
+            card=card,
+            source="bookshelf",
+            cell=action["cell"],
+            rule=top["rule"],
+        )
+    state["discard"].append(card)
+    top = {**top, "discarded": top["discarded"] + [card]}
+    state["pending"].append(top)
+    if not _discard_options(state, seat):
+        _finish_discards(state, seat, state["pending"].pop())
+
+
+def _do_cabin_name(state: dict, seat: int, action: dict) -> None:
+    """X47: the category is named aloud; the visitor alone looks at the face-down cards."""
+    top = state["pending"].pop()
+    category = action["category"]
+    tile = state["tiles"]["cabin"]
+    looked = tile.setdefault("looked", [])
+    if seat not in looked:
+        looked.append(seat)
+    _event(state, "named", seat=seat, tile="cabin", category=category, rule=top["rule"])
+    seen = [entry["card"] for entry in tile["cards"] if not entry["up"]]
+    _event(state, "looked", seat=seat, tile="cabin", secret_to=[seat], secret=seen)
+    if _cabin_matches(state, category):
+        _push(state, "cabin_take", seat=seat, category=category, taken=[], rule=top["rule"])
+
+
+def _do_cabin_take(state: dict, seat: int, action: dict) -> None:
+    """X47: take one more matching card, shown to all, or done; then you may shelve 1."""
+    top = state["pending"].pop()
+    taken = list(top["taken"])
+    if action["type"] == "take":
+        card = action["card"]
+        tile = state["tiles"]["cabin"]
+        tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
+        state["seats"][seat]["hand"].append(card)
+        _event(state, "took", seat=seat, tile="cabin", card=card, rule=top["rule"])
+        taken.append(card)
+        if _cabin_matches(state, top["category"]):
+            state["pending"].append({**top, "taken": taken})
+            return
+    _may_shelve(state, seat, taken, 1, top["rule"])
+
+
+def _do_run_start(state: dict, seat: int, action: dict) -> None:
+    """X52: the run's first cell, or pass (the move may be declined)."""
+    top = state["pending"].pop()
+    if action["type"] == "run":
+        start = action["cell"]
+        ends = [list(c) for c in bs.run_ends(state["seats"][seat]["bookshelf"], start)]
+        _push(state, "run_end", seat=seat, start=start, options=ends, rule=top["rule"])
+
+
+def _do_run_end(state: dict, seat: int, action: dict) -> None:
+    """X52: the run's last cell; then where it goes."""
+    top = state["pending"].pop()
+    start, end = top["start"], action["cell"]
+    spots = bs.run_destinations(state["seats"][seat]["bookshelf"], start, end)
+    options = [list(c) for c in spots]
+    _push(state, "run_dest", seat=seat, start=start, end=end, options=options, rule=top["rule"])
+
+
+def _do_run_dest(state: dict, seat: int, action: dict) -> None:
+    """X52, X90.4: the run lands on the destination's consecutive cells, stacks and order kept."""
+    top = state["pending"].pop()
+    record = state["seats"][seat]
+    record["bookshelf"] = bs.move_run(record["bookshelf"], top["start"], top["end"], action["cell"])
+    _event(
+        state,
+        "run_moved",
+        seat=seat,
+        start=top["start"],
+        end=top["end"],
+        to=action["cell"],
+        rule=top["rule"],
+    )
 
 
 def _do_shelve_card(state: dict, seat: int, action: dict) -> None:
@@ -675,9 +999,11 @@ def _do_shelve_card(state: dict, seat: int, action: dict) -> None:
         return
     card = action["card"]
     left = top["left"] - 1
-    if left > 0:
+    if left > 0:  # X87: one more card is asked only while one is left to choose
         cards = None if top["cards"] is None else [c for c in top["cards"] if c != card]
-        _push(state, "shelve_card", seat=seat, cards=cards, left=left, rule=top["rule"])
+        hand = [c for c in state["seats"][seat]["hand"] if c != card]
+        if any(cards is None or c in cards for c in hand):
+            _push(state, "shelve_card", seat=seat, cards=cards, left=left, rule=top["rule"])
     _push(state, "shelve_cell", seat=seat, card=card, rule=top["rule"])
 
 
@@ -728,6 +1054,14 @@ _DO = {
     "shelve_cell": _do_shelve_cell,
     "solo_remove": _do_solo_remove,
     "flip": _do_flip,
+    "swap_give": _do_swap_give,
+    "community_give": _do_community_give,
+    "discard_card": _do_discard_card,
+    "cabin_name": _do_cabin_name,
+    "cabin_take": _do_cabin_take,
+    "run_start": _do_run_start,
+    "run_end": _do_run_end,
+    "run_dest": _do_run_dest,
 }
 
 
@@ -795,11 +1129,14 @@ def view(state: dict, seat) -> dict:
         )
     tiles = {}
     for tile, record in state["tiles"].items():
+        looked = record.get("looked", [])  # X47, X77: who has seen the face-down cards here
         tiles[tile] = {
             "cards": [
-                entry if entry["up"] else {"card": None, "up": False} for entry in record["cards"]
+                entry if entry["up"] or seat in looked else {"card": None, "up": False}
+                for entry in record["cards"]
             ],
             "slots": _copy(record["slots"]),
+            "looked": list(looked),
         }
     locations = state["locations"]
     libraries = state["libraries"]
@@ -823,6 +1160,10 @@ def view(state: dict, seat) -> dict:
             pending["card"] = top["card"]
         if top["kind"] == "take_tile_card":
             pending["tile"] = top["tile"]
+        if top["kind"] in ("take_tile_card", "swap_give", "community_give", "discard_card"):
+            pending["rule"] = top["rule"]
+        if top["kind"] in ("run_end", "run_dest"):  # public: the bookshelf's top cards are
+            pending.update({k: _copy(v) for k, v in top.items() if k in ("start", "end")})
     discard = state["discard"]
     return {
         "version": state["version"],
@@ -986,9 +1327,10 @@ def redraw_hidden(state: dict, seat, rng: random.Random) -> dict:
     if new["phase"] == "over":
         return new
     others = [r for r in new["seats"] if r["seat"] != seat]
-    face_down = [
+    face_down = [  # X47: the face-down cards a seat has looked at stay as they are
         (tile, i)
         for tile in sorted(new["tiles"])
+        if seat not in new["tiles"][tile].get("looked", [])
         for i, entry in enumerate(new["tiles"][tile]["cards"])
         if not entry["up"]
     ]
