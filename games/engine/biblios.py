@@ -33,7 +33,6 @@ hand size for a card-count bid; the minimum bid is always allowed.
 import copy
 import json
 import random
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 
@@ -48,6 +47,7 @@ from .cards import (
     KIND,
     VALUE,
 )
+from .protocol import fold, last
 from .scoring import score
 
 VARIANTS = ("biblios", "scripts_and_scribes")  # the editions (spec §8)
@@ -1042,25 +1042,24 @@ def steps(setup: dict, moves, *, resume: State | None = None) -> Iterator[State]
     log, the integrity check and the inspector all walk a game through here; a move the rules
     refuse raises IllegalAction once the states before it have been yielded.
     """
-    state = resume
-    if state is None:
-        state = new_game(
+    return fold(
+        lambda: new_game(
             setup["num_players"],
             seed=setup["seed"],
             variant=setup.get("edition", "biblios"),
             options=setup.get("options"),
             first_player=setup.get("first_player"),
             deck=setup.get("deck"),
-        )
-        yield state
-    for seat, action in moves:
-        state = apply_action(state, seat, action)
-        yield state
+        ),
+        apply_action,
+        moves,
+        resume=resume,
+    )
 
 
 def replay(setup: dict, actions) -> State:
     """Rebuild a state from its setup and its [(seat, action), …] log."""
-    return deque(steps(setup, actions), maxlen=1).pop()
+    return last(steps(setup, actions))
 
 
 # ------------------------------------------------------------------------------ redaction

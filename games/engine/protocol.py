@@ -14,7 +14,8 @@ runs every registered engine through the conformance suite that checks all this.
 
 import inspect
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 Seat = int
@@ -101,3 +102,21 @@ def missing(engine) -> list[str]:
             if keyword not in accepted
         ]
     return gaps
+
+
+def fold(deal: Callable[[], Any], apply_action, moves: Iterable[Move], *, resume=None) -> Iterator:
+    """What every engine's `steps` is: the deal (unless resuming from a state the log's first
+    moves reached), then the state after each move. Written once, so engines differ only in how
+    they deal and apply."""
+    state = resume
+    if state is None:
+        state = deal()
+        yield state
+    for seat, action in moves:
+        state = apply_action(state, seat, action)
+        yield state
+
+
+def last(states: Iterable):
+    """The final state of a fold: what `replay` returns."""
+    return deque(states, maxlen=1).pop()

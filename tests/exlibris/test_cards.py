@@ -2,7 +2,7 @@
 libraries) and the lookups `games.engine.exlibris.cards` builds from them.
 
 Expected values come from the spec's tables, written out here; nothing is read from outside the
-project (the spec's files live in ../shared, which the project never reads at test time)."""
+project (the spec's files live outside the repository, which the project never reads)."""
 
 import json
 from collections import Counter
@@ -275,7 +275,7 @@ def test_x5_seven_solo_libraries_and_x79_four_friendly_removals():
     }
 
 
-# ----------------------------------------------------------------- the project reads no ../shared
+# ------------------------------------------------------- the project reads nothing outside itself
 
 
 def test_the_engine_package_reads_nothing_outside_itself():

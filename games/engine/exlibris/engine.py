@@ -35,9 +35,9 @@ Growing tables (the next steps fill them in):
 import json
 import pickle
 import random
-from collections import deque
 from collections.abc import Iterable, Iterator
 
+from ..protocol import fold, last
 from . import bookshelf as bs
 from . import scoring
 from .bookshelf import IllegalAction
@@ -1280,24 +1280,23 @@ def setup_of(state: dict) -> dict:
 def steps(setup: dict, moves: Iterable, *, resume: dict | None = None) -> Iterator[dict]:
     """The one fold over a move log: the deal, then the state after each (seat, action); with
     `resume`, only the states after it. IllegalAction at a refused move."""
-    state = resume
-    if state is None:
-        state = new_game(
+    return fold(
+        lambda: new_game(
             setup["players"],
             seed=setup["seed"],
             variant=setup.get("variant", "standard"),
             options=setup.get("options"),
             first_player=setup.get("first_player"),
-        )
-        yield state
-    for seat, action in moves:
-        state = apply_action(state, seat, action)
-        yield state
+        ),
+        apply_action,
+        moves,
+        resume=resume,
+    )
 
 
 def replay(setup: dict, moves: Iterable) -> dict:
     """The state after `moves`; `replay(setup_of(s), log) == s`."""
-    return deque(steps(setup, moves), maxlen=1).pop()
+    return last(steps(setup, moves))
 
 
 def public_setup(setup: dict) -> dict:

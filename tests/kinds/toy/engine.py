@@ -15,9 +15,10 @@ Standard library only, like every engine.
 import copy
 import json
 import random
-from collections import deque
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
+
+from games.engine.protocol import fold, last
 
 VARIANTS = ("high", "low")
 PLAYER_COUNTS = (2, 3)
@@ -225,19 +226,18 @@ def setup_of(state: State) -> dict:
 
 
 def steps(setup: dict, moves, *, resume: State | None = None) -> Iterator[State]:
-    state = resume
-    if state is None:
-        state = new_game(
+    return fold(
+        lambda: new_game(
             setup["players"], seed=setup["seed"], variant=setup["variant"], options=setup["options"]
-        )
-        yield state
-    for seat, action in moves:
-        state = apply_action(state, seat, action)
-        yield state
+        ),
+        apply_action,
+        moves,
+        resume=resume,
+    )
 
 
 def replay(setup: dict, moves) -> State:
-    return deque(steps(setup, moves), maxlen=1).pop()
+    return last(steps(setup, moves))
 
 
 # ------------------------------------------------------------------------------- redaction
