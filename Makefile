@@ -10,7 +10,8 @@ SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 
 # The suite runs in one pytest-xdist process per core, each on its own test database (and its
-# own Redis database, biblios_site/settings_test.py); worksteal evens out the long browser tests.
+# own Redis database, biblios_site/settings_test.py); tests/conftest.py starts each process's
+# share with its part of the slow tests (longest first), and worksteal evens out the end.
 PYTEST_JOBS ?= auto
 PYTEST := $(BIN)/pytest --numprocesses $(PYTEST_JOBS) --dist worksteal
 

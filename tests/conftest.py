@@ -1,5 +1,7 @@
 """What every test needs: to start in the site's default language."""
 
+import os
+
 import pytest
 from django.utils import translation
 
@@ -30,21 +32,49 @@ PURE_TEST_DIRS = ("engine", "exlibris", "bots")
 SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client"}
 
 
-def pytest_collection_modifyitems(config, items):
-    """Marks the pure tests, refusing one that asks for a service; then puts slow tests first:
-    pytest-xdist's worksteal hands each process a contiguous share and lets an idle one steal
-    from the end of another's, so a minutes-long test (the soak, a browser game) collected late
-    would run alone after the rest. Started first, it overlaps the quick tests, which are the
-    ones left to steal at the end. The sort is stable."""
-    tests = config.rootpath / "tests"
-    pure = [tests / name for name in PURE_TEST_DIRS]
-    for item in items:
-        if any(item.path.is_relative_to(folder) for folder in pure):
-            services = SERVICE_FIXTURES.intersection(item.fixturenames)
-            if services or item.get_closest_marker("django_db"):
-                raise pytest.UsageError(
-                    f"{item.nodeid} is in a pure test folder but needs {sorted(services)}"
-                    " or the database: move it, or the services pass would never run it"
-                )
-            item.add_marker(pytest.mark.pure)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+def pytest_itemcollected(item):
+    """Marks the pure tests (before `-m` selects), refusing one that asks for a service."""
+    tests = item.config.rootpath / "tests"
+    if any(item.path.is_relative_to(tests / name) for name in PURE_TEST_DIRS):
+        services = SERVICE_FIXTURES.intersection(item.fixturenames)
+        if services or item.get_closest_marker("django_db"):
+            raise pytest.UsageError(
+                f"{item.nodeid} is in a pure test folder but needs {sorted(services)}"
+                " or the database: move it, or the services pass would never run it"
+            )
+        item.add_marker(pytest.mark.pure)
+
+
+@pytest.hookimpl(trylast=True)  # after `-m` has deselected: the order is of what runs
+def pytest_collection_modifyitems(items):
+    items[:] = slow_first(items, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+
+
+SLOW_SECONDS = 10  # a slow test's expected length when its mark does not say (slow(seconds=…))
+
+
+def slow_first(items: list, workers: int) -> list:
+    """The order that lets `--dist worksteal` finish soonest: it hands worker k the k-th
+    contiguous share of the list and lets an idle worker steal from the end of another's share,
+    so the minutes-long tests (the soak, the browser games) must start each share, spread over
+    the workers longest first by their expected length; the quick tests fill each share and
+    are the ones left to steal at the end. Every worker computes the same order (xdist checks)."""
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    quick = [item for item in items if not item.get_closest_marker("slow")]
+    expected = {
+        id(item): item.get_closest_marker("slow").kwargs.get("seconds", SLOW_SECONDS)
+        for item in slow
+    }
+    shares, loads = [[] for _ in range(workers)], [0] * workers
+    for item in sorted(slow, key=lambda item: -expected[id(item)]):
+        lightest = loads.index(min(loads))
+        shares[lightest].append(item)
+        loads[lightest] += expected[id(item)]
+    ordered, left = [], len(items)
+    for k, share in enumerate(shares):
+        size = left // (workers - k)  # worksteal's first split (xdist/scheduler/worksteal.py)
+        fill = max(size - len(share), 0)
+        ordered += share + quick[:fill]
+        quick = quick[fill:]
+        left -= size
+    return ordered + quick

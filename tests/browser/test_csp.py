@@ -126,6 +126,7 @@ def test_the_watch_reports_a_violation(live_site, browser):
     player.close()
 
 
+@pytest.mark.slow(seconds=45)  # its expected length (tests/conftest.py)
 def test_every_page_and_the_live_socket_run_under_the_policy(live_site, browser):
     tag = unique_tag()
     players = [Player(browser, live_site, f"{name}{tag}") for name in ("ada", "bede")]

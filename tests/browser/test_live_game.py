@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.players import DESKTOP, PHONE, play_moves, seat_a_table, unique_tag
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.slow(seconds=60)  # a whole game each (tests/conftest.py)
 
 NAMES = ["alice", "bruno", "chiara"]
 MAX_MOVES = 600

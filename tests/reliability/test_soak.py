@@ -30,7 +30,7 @@ GAMES, WORKERS, SECONDS, INTERVAL = (40, 2, 180, 4.0) if LONG else (24, 1, 45, 3
 SOAK_GROWTH_PER_GAME_KIB = 256
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=SECONDS + 15)  # play, then setup and the check
 def test_soak_at_moderate_load_has_no_errors_and_bounded_memory(transactional_db, tmp_path):
     figures = tmp_path / "soak.json"
     env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": settings.REDIS_URL}
