@@ -49,8 +49,9 @@ class Engine(Protocol):
         """What the last step did, as `seat` may see it."""
 
     def result(self, state) -> dict:
-        """Once over: "players" ({"seat", "place", …} per seat), "winners" (seats), and the
-        game's own breakdown."""
+        """Once over: "players" ({"seat", "place", …} per seat; places rank the seats, 1 the
+        best), "winners" (the seats placed 1, or none when the game itself beat the table: a
+        lost solo game), and the game's own breakdown."""
 
     def dumps(self, state) -> str:
         """The state as JSON text; `loads(dumps(s)) == s`."""

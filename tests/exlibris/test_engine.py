@@ -638,6 +638,7 @@ def test_x83_solo_rounds_hints_discards_and_clean_up():
     state = act(state, 0, {"type": "done"})
     outcome = E.result(state)
     assert outcome["solo"] and outcome["players"][0]["seat"] == 0
+    assert outcome["players"][0]["place"] == 1  # the one seat; a loss is no winner (protocol)
     assert outcome["winners"] == ([0] if outcome["inspection"]["player_wins"] else [])
     library = outcome["inspection"]["public_library"]
     assert library["cards"] == len(state["discard"]) + len(state["seats"][0]["hand"])  # X84

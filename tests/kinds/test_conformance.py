@@ -29,8 +29,9 @@ def test_the_engine_meets_the_contract(engine):
 @EVERY_TABLE
 def test_a_random_game_ends_and_is_scored(played):
     """Every waiting seat had a legal move (checked while playing); at the end nobody is to act
-    and nobody has an action; the result gives each seat a place, the winners holding the
-    first; before the end there is no result."""
+    and nobody has an action; the result gives each seat a place among the seats, the winners
+    holding the first, or nobody winning when the game itself beat the table (solo Ex Libris
+    against the Public Library, X84); before the end there is no result."""
     engine, final = played.engine, played.states[-1]
     assert engine.to_act(final) == []
     assert all(engine.legal_actions(final, seat) == [] for seat in range(played.players))
@@ -39,8 +40,8 @@ def test_a_random_game_ends_and_is_scored(played):
     places = {entry["seat"]: entry["place"] for entry in result["players"]}
     assert sorted(places) == list(range(played.players))
     assert all(1 <= place <= played.players for place in places.values())
-    assert result["winners"]
-    assert set(result["winners"]) == {seat for seat, place in places.items() if place == 1}
+    assert 1 in places.values()
+    assert set(result["winners"]) in ({seat for seat, place in places.items() if place == 1}, set())
     with pytest.raises(ValueError):
         engine.result(played.states[-2])
 
@@ -132,7 +133,9 @@ def test_no_view_depends_on_what_its_seat_cannot_know(played):
 @EVERY_TABLE
 def test_a_public_setup_tells_no_more_than_the_deal_shows(played):
     """What anyone may read of a finished game's setup reveals nothing of its hidden deal: two
-    deals a spectator cannot tell apart have the same public setup."""
+    deals a spectator cannot tell apart have the same public setup; where every deal shows
+    something different from the start (Ex Libris' library draft), the public setup is the
+    same for all of them."""
     engine = played.engine
     public_by_deal = {}
     for seed in range(12):
@@ -143,7 +146,8 @@ def test_a_public_setup_tells_no_more_than_the_deal_shows(played):
         public = json.dumps(engine.public_setup(engine.setup_of(state)), sort_keys=True)
         public_by_deal.setdefault(deal, set()).add(public)
     assert all(len(public) == 1 for public in public_by_deal.values())
-    assert len(public_by_deal) < 12, "every deal looked different: nothing was compared"
+    if len(public_by_deal) == 12:  # nothing compared above: the seed must change nothing here
+        assert len(set().union(*public_by_deal.values())) == 1
 
 
 @EVERY_TABLE

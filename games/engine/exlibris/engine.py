@@ -1236,11 +1236,10 @@ def result(state: dict) -> dict:
             state["banned"],
         )
         wins = working["player_wins"]
-        # X84: the player against the Public Library; place 2 is a loss to it.
+        # X84: the player against the Public Library; places rank the seats (protocol), so the
+        # one seat is placed 1, and a loss to the Public Library is no winner.
         return {
-            "players": [
-                {"seat": 0, "place": 1 if wins else 2, "total": working["player"]["total"]}
-            ],
+            "players": [{"seat": 0, "place": 1, "total": working["player"]["total"]}],
             "winners": [0] if wins else [],
             "solo": True,
             "inspection": working,
