@@ -81,6 +81,20 @@ def lay_tile(state, tile):
     return state
 
 
+def decline(state):
+    """The asked seat's most passive answer: a placement on its library when there is room
+    (else the first offered), and otherwise nothing, done, pass or stop when offered."""
+    seat = only(state)
+    actions = E.legal_actions(state, seat)
+    for action in actions:
+        if action["type"] == "place" and action["target"] == "library":
+            return seat, action
+    for action in actions:
+        if action["type"] in ("nothing", "done", "pass", "stop", "stay"):
+            return seat, action
+    return seat, actions[0]
+
+
 def placement_state(players=3, seed=1, variant="standard"):
     """A game just after the draft: round 1, the first placement asked."""
     state = finish_draft(E.new_game(players, seed=seed, variant=variant, options={}))
@@ -216,8 +230,9 @@ def test_x19_round_one_reveals_one_tile_fewer_and_sets_up_every_tile(players):
 
 def test_x20_placement_goes_clockwise_one_assistant_per_turn():
     """X20: from the round's first player, clockwise, each places exactly one assistant; a seat
-    whose supply is empty is skipped; the phase ends when every supply is empty."""
-    state = placement_state(players=3, seed=4)
+    whose supply is empty is skipped; the phase ends when every supply is empty. (Beginners,
+    X78: 3 standard assistants each, no power to answer.)"""
+    state = placement_state(players=3, seed=4, variant="beginner")
     first = state["round_first"]
     asked = []
     while state["round"] == 1:
@@ -231,7 +246,7 @@ def test_x20_placement_goes_clockwise_one_assistant_per_turn():
         else:  # pragma: no cover
             raise AssertionError(kind)
         state = act(state, seat, action)
-    assert asked == [(first + i) % 3 for i in range(3)] * 2  # 2 standard assistants each
+    assert asked == [(first + i) % 3 for i in range(3)] * 3  # 3 standard assistants each
 
 
 def test_x20_a_seat_with_an_empty_supply_is_skipped():
@@ -248,19 +263,19 @@ def test_x20_a_seat_with_an_empty_supply_is_skipped():
     assert only(state) == first and pending_kind(state) == "place"
 
 
-def test_x21_only_tiles_with_an_implemented_effect_are_offered():
-    """X21 as far as the engine goes: placement offers the library and the face-up tiles in
-    EFFECTS with a free slot, never another tile (the Gambling Den, X41, has not landed)."""
-    assert "den" not in E.EFFECTS and {"hut", "bookshop", "flea"} <= set(E.EFFECTS)
+def test_x21_every_tile_has_its_effect_and_placement_offers_the_free_ones():
+    """X21, X4: every one of the 18 tiles has its effect (instant, or delayed until Resolution,
+    X25); placement offers the library and every face-up tile with a free slot (the Auction
+    House once per bid, X37)."""
+    assert set(E.EFFECTS) == set(LOCATIONS)
+    assert {t for t in LOCATIONS if LOCATIONS[t].timing == "delayed"} == set(E.DELAYED)
     state = placement_state(players=4, seed=9)
     state = lay_tile(state, "bookshop")
-    state = lay_tile(state, "den")
+    state = lay_tile(state, "guild")
     seat = only(state)
     targets = {a["target"] for a in E.legal_actions(state, seat)}
-    expected = {t for t in state["locations"]["face_up"] if t in E.EFFECTS} | {"library"}
-    assert targets == expected and {"hut", "bookshop"} <= targets
-    assert "den" in state["locations"]["face_up"] and "den" not in targets
-    assert all(a["assistant"] == "standard" for a in E.legal_actions(state, seat))
+    assert targets == set(state["locations"]["face_up"]) | {"library"}
+    assert {"hut", "bookshop", "guild"} <= targets
 
 
 @pytest.mark.parametrize("players,usable", [(2, 2), (3, 2), (4, 3)])
@@ -344,10 +359,10 @@ def test_x35_hut_draws_per_distinct_assistant_and_takes_the_token():
     state = act(state, seat, action)
     assert state["seats"][first]["hand"] == hand_before + top_two
     assert state["first_player"] == first
-    # The Hut has 1 slot, now taken: the other seat is left with its library.
-    assert {a["target"] for a in E.legal_actions(state, other)} == {"library"}
-    state = act(state, *choose(state, "place", target="library"))
-    state = act(state, *choose(state, "nothing"))
+    # The Hut has 1 slot, now taken: the other seat may not go there.
+    targets = {a["target"] for a in E.legal_actions(state, other)}
+    assert "hut" not in targets and "library" in targets
+    state = play_round_doing_nothing(state)
     assert state["round"] == 2 and state["round_first"] == first
 
 
@@ -409,14 +424,13 @@ def test_x34_an_empty_bookshop_gives_nothing():
 
 
 def play_round_doing_nothing(state):
-    """Answer every decision of the current round with the library and 'nothing'."""
+    """Answer every decision of the current round with the library and 'nothing' (`decline`:
+    a special assistant's power may ask more)."""
     start = state["round"]
     while state["round"] == start and state["phase"] not in ("flip", "over"):
         kind = pending_kind(state)
-        if kind == "place":
-            state = act(state, *choose(state, "place", target="library"))
-        elif kind == "home":
-            state = act(state, *choose(state, "nothing"))
+        if kind in ("place", "home", "bookworm"):
+            state = act(state, *decline(state))
         elif kind == "solo_remove":
             seat = only(state)
             state = act(state, seat, E.legal_actions(state, seat)[0])
@@ -623,10 +637,8 @@ def test_x83_solo_rounds_hints_discards_and_clean_up():
                 removed.append(options[-1]["tile"])
                 deck = list(state["deck"])
                 state = act(state, 0, options[-1])
-            elif kind == "place":
-                state = act(state, *choose(state, "place", target="library"))
-            else:
-                state = act(state, *choose(state, "nothing"))
+            else:  # the library while it has room; whatever its special assistant asks
+                state = act(state, *decline(state))
         if state["phase"] != "flip":
             assert state["round"] == round_ + 1
             assert state["solo"]["revealed_hints"] == hints[: state["round"] // 2]
@@ -656,22 +668,19 @@ def test_x83_solo_places_at_most_one_assistant_per_location():
     assert state["tiles"]["bookshop"]["slots"][1] is None  # a slot is free, yet not offered
 
 
-def test_x20_assistants_without_a_legal_placement_are_set_aside():
+def test_x20_assistants_without_a_legal_placement_are_set_aside(monkeypatch):
     """X20: a player with assistants but no legal placement (solo only) sets them aside for
     the round; they come back at the next one. Laid out with a 4th assistant and no tile
-    placement offers, so the library's 3 spaces are the only targets."""
+    placement offers (as if no effect had landed), so the library's 3 spaces are the only
+    targets; the 3 standard assistants go there, the special one is set aside."""
+    monkeypatch.setattr(E, "EFFECTS", {})
     state = finish_draft(E.new_game(1, seed=29, variant="standard", options={}))
-    for tile in list(state["locations"]["face_up"]):
-        if tile in E.EFFECTS:
-            state["locations"]["face_up"].remove(tile)
-            state["discard"] += [e["card"] for e in state["tiles"].pop(tile)["cards"]]
-            state["locations"]["removed"].append(tile)
-    state["seats"][0]["standard_assistants"] = 4
-    state["seats"][0]["supply"].append("standard-4")
+    special = state["seats"][0]["special_assistant"]
+    assert state["seats"][0]["supply"][-1] == special  # X82: 3 standard and the special one
     for _ in range(3):
-        state = act(state, *choose(state, "place", target="library"))
+        state = act(state, *choose(state, "place", assistant="standard", target="library"))
         state = act(state, *choose(state, "nothing"))
-    assert state["seats"][0]["set_aside"] == ["standard-4"]
+    assert state["seats"][0]["set_aside"] == [special]
     assert pending_kind(state) == "solo_remove"
     state = act(state, *choose(state, "remove_tile"))
     state = act(state, *choose(state, "remove_tile"))
@@ -688,7 +697,16 @@ BOUNDS = {  # §0's table, for the decisions this step asks (h, n, N as it defin
     "home": lambda s, seat, n_: 3,
     "take_tile_card": lambda s, seat, n_: 4,  # c: 3, the Flea Market 4 (X48)
     "shelve_card": lambda s, seat, n_: len(s["seats"][seat]["hand"]) + 1,
-    "shelve_cell": lambda s, seat, n_: 2 * n_ + 2,  # no Mummy or Wizard drives it yet
+    # 2n + 2 empty cells; 6n + 2 when the Mummy (2n stackings) or the Wizard (4n pushes) drives
+    "shelve_cell": lambda s, seat, n_: (6 if s["pending"][-1].get("power") else 2) * n_ + 2,
+    "cube": lambda s, seat, n_: 2,  # X57
+    "sasquatch": lambda s, seat, n_: 2,  # X58
+    "goblin": lambda s, seat, n_: 6 * (s["players"] - 1) + 1,  # X54: 6(N - 1) + 1
+    "goblin_give": lambda s, seat, n_: len(s["seats"][seat]["hand"]),  # h
+    "wisp": lambda s, seat, n_: len(s["tiles"][s["pending"][-1]["tile"]]["cards"]) + 2,  # X65
+    "bookworm": lambda s, seat, n_: len(s["seats"][seat]["hand"]) + 1,  # X59: h + 1
+    "witch": lambda s, seat, n_: 2,  # X64
+    "golem": lambda s, seat, n_: 2 * len(s["tiles"][s["pending"][-1]["tile"]]["cards"]) + 1,
     "solo_remove": lambda s, seat, n_: 6,
     "flip": lambda s, seat, n_: n_ + 1,
     "swap_give": lambda s, seat, n_: len(s["seats"][seat]["hand"]),  # X36: h
@@ -699,6 +717,24 @@ BOUNDS = {  # §0's table, for the decisions this step asks (h, n, N as it defin
     "run_start": lambda s, seat, n_: n_ + 1,  # X52
     "run_end": lambda s, seat, n_: shelf_width(s["seats"][seat]["bookshelf"]),
     "run_dest": lambda s, seat, n_: run_dest_bound(s, seat),
+    "auction_pay": lambda s, seat, n_: len(s["seats"][seat]["hand"]),  # X37: h
+    "den_name": lambda s, seat, n_: 6,  # X41
+    "lodge_part": lambda s, seat, n_: 3,  # X42: (a), (b) or done
+    "lodge_assistant": lambda s, seat, n_: 3,
+    "lodge_shelf": lambda s, seat, n_: 3 * n_,
+    "lodge_exchange": lambda s, seat, n_: len(s["seats"][seat]["hand"]),  # then h,
+    "lodge_swap": lambda s, seat, n_: n_ - 1,  # n - 1
+    "lodge_reshelve": lambda s, seat, n_: 6 * n_ + 2,  # or 6n + 2
+    "dump_name": lambda s, seat, n_: 6,  # X45
+    "dump_take": lambda s, seat, n_: len(s["discard"]) + 1,  # d + 1
+    "tavern_pick": lambda s, seat, n_: 8,  # X46
+    "guild_assistant": lambda s, seat, n_: 2,  # X49
+    "guild_slot": lambda s, seat, n_: 35,
+    "tax_pay": lambda s, seat, n_: len(s["seats"][seat]["hand"]) + n_,  # X50: h + n
+    "tax_discard": lambda s, seat, n_: len(s["seats"][seat]["hand"]) + n_ + 1,
+    "tax_take": lambda s, seat, n_: len(s["tiles"]["tax"]["cards"]),  # c
+    "yard_reveal": lambda s, seat, n_: len(s["seats"][seat]["hand"]) + 1,  # X51: h + 1
+    "yard_claim": lambda s, seat, n_: 2 * len(s["tiles"]["yard_sale"]["revealed"]) + 1,
 }
 
 
@@ -721,6 +757,8 @@ def hidden_from(state, seat):
     for record in state["seats"]:
         if record["seat"] != seat:
             cards |= set(record["hand"])
+    for tile in state["tiles"].values():  # X51: revealed hand cards are public
+        cards -= set(tile.get("revealed", []))
     for tile in state["tiles"].values():
         if seat not in tile.get("looked", []):  # X47: a visitor has seen the Cabin's cards
             cards |= {e["card"] for e in tile["cards"] if not e["up"]}
@@ -750,10 +788,14 @@ def check_view(state, seat):
         allowed |= set(state["solo"]["revealed_hints"])
     if isinstance(seat, int):
         allowed.add(state["seats"][seat]["focus"])
-    # The Cabin asks its visitor to name any category (X47): that list of all six tells nothing.
+    # Categories named aloud at a tile (X41, X45) are public.
+    top = state["pending"][-1] if state["pending"] else {}
+    allowed |= {name for _, name in top.get("names", [])} | {top.get("category")}
+    # The Cabin, the Den and the Dump ask to name any category (X47, X41, X45): that list of
+    # all six tells nothing.
     unnamed = {k: v for k, v in seen.items() if k not in ("events", "legal_actions")}
     named = {c for c in CATEGORIES if f'"{c}"' in json.dumps(unnamed)}
-    if pending_kind(state) != "cabin_name":
+    if pending_kind(state) not in ("cabin_name", "den_name", "dump_name", "goblin"):
         named |= {c for c in CATEGORIES if f'"{c}"' in json.dumps(seen["legal_actions"])}
     if not over:
         assert named <= allowed, (seat, named - allowed)
@@ -904,7 +946,7 @@ def test_x86_illegal_actions_name_the_decision_rule():
     seat = only(state)
     for bad in (
         {"type": "place", "assistant": "standard", "target": "flea"},
-        {"type": "place", "assistant": "special", "target": "library"},
+        {"type": "place", "assistant": "special", "target": "attic"},
         {"type": "draw"},
         "place",
     ):
@@ -925,13 +967,14 @@ def test_x86_same_setup_and_moves_same_game():
     assert other["deck"] != E.new_game(3, seed=31, variant="standard", options={})["deck"]
 
 
-def test_x53_special_assistants_stay_off_the_board_until_their_power_lands():
-    """X53-X65 are the next step: POWERS is empty, so a drafted special assistant is recorded
-    but never offered for placement (it would otherwise play without its rule)."""
-    assert frozenset() == E.POWERS
+def test_x53_every_special_assistant_joins_its_owners_supply():
+    """X9, X53-X65: every power is implemented (POWERS holds all 12), so each drafted special
+    assistant joins its owner's supply and is offered for placement beside the standard ones
+    (a special assistant without its power would stay off the board: `_assistants`)."""
+    assert frozenset(LIBRARIES) == E.POWERS
     state = placement_state(players=4, seed=33)
     for record in state["seats"]:
         assert record["special_assistant"] in LIBRARIES
-        assert record["special_assistant"] not in record["supply"]
+        assert record["special_assistant"] in record["supply"]
     seat = only(state)
-    assert all(a["assistant"] == "standard" for a in E.legal_actions(state, seat))
+    assert {a["assistant"] for a in E.legal_actions(state, seat)} == {"standard", "special"}

@@ -17,19 +17,32 @@ X89), the solo rounds' frame (X83: hints, the difficulty's discards, the clean-u
 simultaneous pre-scoring flip (X68), and `result` through `scoring.inspect` (X69–X76, X84).
 
 Growing tables (the next steps fill them in):
-- `EFFECTS`: the locations whose effect is implemented: the Diviner's Hut (X35), Ye Olde Book
-  Swap (X36), the Bindery (X38), the Community Center (X39), the Wishing Well (X40), the Book
-  Collector (X43), the Bon Mot Bookshop (X44), the Mysterious Cabin (X47, with its private look,
-  X77), the Flea Market (X48) and the Shelfmasons Guild (X52). Each is asked as steps (X87): a
-  tile card, a hand card to give, "one more card to discard, or done", a category, a run's first
-  cell, last cell and destination; a shelving the effect allows follows as "a card it gave, or
-  done", then the cell (X29). Placement offers only these tiles, so every game this engine plays
-  is played by the rules it implements; the other tiles are still revealed, set up, resolved
-  (their cards discarded) and made permanent as §4 says.
-- `POWERS`: the special assistants whose power is implemented (none yet). A drafted library's
-  special assistant stays off the board until its power lands: it is recorded on the seat but
-  never joins the supply, rather than being placed as a powerless stand-in (a Snowman that does
-  not block, a Sasquatch that goes anywhere) that would break the rules it seems to follow.
+- `EFFECTS`: every location's effect at arrival (X23 step 4), all 18 tiles (X35-X52); a delayed
+  tile's (the Auction House X37, the Town Dump X45, the Friendly Tavern X46) does nothing then,
+  its effect being in `DELAYED`, run at Resolution step (a) once per visit (X25, X26).
+  Resolution keeps a cursor (`resolution`: tile, step, visit) so that it can stop for decisions
+  and go on. Each effect is asked as steps (X87): a tile card, a hand card to give, "one more
+  card, or done", a category, a bid, a run's first cell, last cell and destination, and so on;
+  a shelving the effect allows follows as "a card it gave, or done", then the cell (X29). An
+  effect that asks several players asks them one at a time in printed order (X88), and where an
+  effect goes on after decisions it cannot see (the Yard Sale's draw-2-shelve-1 per card), it
+  leaves a pending "then" entry under them, run by `_proceed` once they are answered.
+- `POWERS`: the special assistants whose power is implemented, all 12 (X53-X65); a drafted
+  special assistant joins its owner's supply only when its power is there (`_assistants`).
+  Every arrival on a location, by placement, Ghost sharing or the Guild, goes through
+  `_arrive` (X23): step 1 (the tile's placement rule: a lower bid or a displaced assistant goes
+  home) at once, then steps 2 (the Cube, the Sasquatch already there, X66: in arrival order,
+  each holder stamped with the `arrivals` counter), 3 (the newcomer's power) and 4 (the
+  effect) as "then" entries, each run once the decisions of the step before are answered.
+  Placement restrictions (Snowman, Sasquatch, Ghost) are `_may_enter`; a sharing Ghost is kept
+  in the tile's "shared" list, and `_occupants` lists everyone on a tile. The Mummy, the Wizard
+  and the Witch act on what their assistant drives (X53): `drivers` names the assistants whose
+  arrival, home space or slot drive the effect under way (all of the Tavern's, X26), and
+  `_power` says whether one of the three applies to a seat's shelving or acquisition (always,
+  with the owner-wide option, X81). A shelving's cell step offers the Mummy's stackings or the
+  Wizard's pushes; a card an effect gives goes through `_gained`, which queues the Witch's
+  cards (`witch_queue`), settled by `_proceed` before the effect goes on (X64, X88). The Junk
+  Golem takes its turn at Resolution step (b) (X62).
 """
 
 import json
@@ -52,7 +65,8 @@ VARIANT_PARTS = ("beginner", "friendly", "long")
 VARIANTS = ("standard",) + tuple(
     "+".join(p for i, p in enumerate(VARIANT_PARTS) if mask >> i & 1) for mask in range(1, 8)
 )
-# X81: owner-wide powers (no power is implemented yet, so it changes nothing in this step).
+# X81: owner-wide powers: the Mummy, the Wizard and the Witch act on every shelving or
+# acquisition by their owner, not only on what their assistant drives (X53).
 OPTIONS = {"owner_wide_powers": False}
 DEFAULT_SOLO_DIFFICULTY = 1  # options["difficulty"] in a solo game (X85); Initiate by default
 
@@ -62,6 +76,14 @@ HUT = "hut"
 
 # Which rule each decision applies, for IllegalAction messages.
 RULES = {
+    "cube": "X57",
+    "sasquatch": "X58",
+    "goblin": "X54",
+    "goblin_give": "X54",
+    "wisp": "X65",
+    "bookworm": "X59",
+    "witch": "X64",
+    "golem": "X62",
     "draft_take": "X8",
     "draft_remove": "X8",
     "solo_keep": "X82",
@@ -80,6 +102,24 @@ RULES = {
     "run_start": "X52",
     "run_end": "X52",
     "run_dest": "X52",
+    "auction_pay": "X37",
+    "den_name": "X41",
+    "lodge_part": "X42",
+    "lodge_assistant": "X42",
+    "lodge_shelf": "X42",
+    "lodge_exchange": "X42",
+    "lodge_swap": "X42",
+    "lodge_reshelve": "X42",
+    "dump_name": "X45",
+    "dump_take": "X45",
+    "tavern_pick": "X46",
+    "guild_assistant": "X49",
+    "guild_slot": "X49",
+    "tax_pay": "X50",
+    "tax_discard": "X50",
+    "tax_take": "X50",
+    "yard_reveal": "X51",
+    "yard_claim": "X51",
 }
 
 
@@ -166,6 +206,7 @@ def _draw(state: dict, seat: int, count: int, rule: str) -> list[str]:
         drawn.append(card)
     state["seats"][seat]["hand"] += drawn
     _event(state, "draw", seat=seat, count=len(drawn), rule=rule, secret_to=[seat], secret=drawn)
+    _gained(state, seat, drawn)
     return drawn
 
 
@@ -213,6 +254,7 @@ def new_game(
                 "home": [],
                 "set_aside": [],
                 "placed_this_round": [],
+                "hidden_under": [],  # X77: cards its Mummy put straight under another
             }
         )
     locations = table["locations"]
@@ -256,6 +298,10 @@ def new_game(
             "seats": seats,
             "solo": None,
             "pending": [],
+            "resolution": None,  # X25: where Resolution goes on after a decision
+            "drivers": [],  # X53: the assistants whose arrival or slot drive the effect
+            "witch_queue": [],  # X64: cards a Witch-driven effect gave, awaiting the power
+            "arrivals": 0,  # X23, X66: arrivals so far, to order the assistants on a tile
             "pre_flips": [[] for _ in range(players)],
             "rng_draws": 0,
             "events": [],
@@ -283,8 +329,18 @@ def _empty_tile(tile: str) -> dict:
 
 
 def _proceed(state: dict) -> None:
-    """Run every step that needs no decision until one does or the game is over (X86)."""
-    while not state["pending"] and state["phase"] != "over":
+    """Run every step that needs no decision until one does or the game is over (X86). A
+    pending entry of kind "then" is no decision but the rest of an effect, waiting below the
+    decisions it follows (X88: depth-first): it runs once they are all answered."""
+    while state["phase"] != "over":
+        _witch_flush(state)
+        top = _top(state)
+        if top is not None:
+            if top["kind"] != "then":
+                return
+            state["pending"].pop()
+            _THEN[top["step"]](state, top)
+            continue
         phase = state["phase"]
         if phase == "round_start":
             _preparation(state)
@@ -294,7 +350,12 @@ def _proceed(state: dict) -> None:
             if seat is not None:
                 _push(state, "place", seat=seat)
                 continue
-            _resolution(state)
+            state["phase"] = "resolution"
+            state["resolution"] = {"index": 0, "step": "delayed", "visit": 0}
+        elif phase == "resolution":
+            if not _resolution(state):
+                continue  # stopped for a decision: it comes back here once answered
+            state["resolution"] = None
             if state["final_round"]:
                 state["phase"] = "flip"  # X67: the final round stops after Resolution
                 _push(state, "flip", seats=list(range(state["players"])))
@@ -383,22 +444,69 @@ def _next_placer(state: dict) -> int | None:
     return None
 
 
-def _resolution(state: dict) -> None:
-    """X25: every face-up tile in ascending number: (a) its delayed effect (none of the tiles
-    placement offers is delayed yet), (b) its book cards to the discard pile, face up, (c) its
-    assistants back to their owners."""
-    for tile in state["locations"]["face_up"]:
-        record = state["tiles"][tile]
-        cards = [entry["card"] for entry in record["cards"]]
-        state["discard"] += cards
-        record["cards"] = []
-        record.pop("looked", None)  # X47: the cards looked at are gone
-        for i, holder in enumerate(record["slots"]):
-            if holder is not None:
-                state["seats"][holder["seat"]]["supply"].append(holder["assistant"])
-                record["slots"][i] = None
-        if cards:
-            _event(state, "tile_cleared", tile=tile, cards=cards)
+def _resolution(state: dict) -> bool:
+    """X25: every face-up tile in ascending number: (a) its delayed effect, once per visit
+    (X26); (b) its book cards to the discard pile, face up; (c) its assistants back to their
+    owners. A visit may stop for decisions: the cursor `state["resolution"]` (tile index, step,
+    visit) says where to go on, and this returns False; True once every tile is done."""
+    cursor = state["resolution"]
+    tiles = state["locations"]["face_up"]
+    while cursor["index"] < len(tiles):
+        tile = tiles[cursor["index"]]
+        if cursor["step"] == "delayed":  # (a)
+            seat = _delayed_visitor(state, tile, cursor["visit"])
+            if seat is None:
+                cursor["step"] = "leftovers"
+            else:
+                state["drivers"] = _visit_drivers(state, tile, cursor["visit"])
+                cursor["visit"] += 1
+                DELAYED[tile](state, seat)
+        elif cursor["step"] == "leftovers" and _golem_turn(state, tile):  # (b): X62 first
+            cursor["step"] = "discard"
+        else:  # (b) the leftovers are discarded, then (c)
+            _clear_tile(state, tile)
+            cursor.update(index=cursor["index"] + 1, step="delayed", visit=0)
+        if state["pending"]:
+            return False
+    return True
+
+
+def _delayed_visitor(state: dict, tile: str, visit: int) -> int | None:
+    """X26: the seat whose delayed visit number `visit` (from 0) is resolved at `tile` (the
+    active player, X33), or None when there is no such visit: the Town Dump is visited once per
+    assistant in slot order, the Auction House and the Friendly Tavern once, by the lowest
+    occupied slot's owner (X37: there is at most one assistant; X46: the revealer)."""
+    if tile not in DELAYED:
+        return None
+    holders = [holder["seat"] for holder in state["tiles"][tile]["slots"] if holder is not None]
+    if tile != "dump" and visit > 0:
+        return None
+    return holders[visit] if visit < len(holders) else None
+
+
+def _visit_drivers(state: dict, tile: str, visit: int) -> list[str]:
+    """X53 (c): the assistants whose slots the delayed visit `visit` resolves: the Town Dump's
+    visit is one slot's, the other delayed effects run once for all of their slots (X26)."""
+    holders = [holder["assistant"] for holder in state["tiles"][tile]["slots"] if holder]
+    return [holders[visit]] if tile == "dump" else holders
+
+
+def _clear_tile(state: dict, tile: str) -> None:
+    """X25 (b), (c): the tile's book cards go to the discard pile, face up; its assistants go
+    back to their owners."""
+    record = state["tiles"][tile]
+    cards = [entry["card"] for entry in record["cards"]]
+    state["discard"] += cards
+    record["cards"] = []
+    record.pop("looked", None)  # X47: the cards looked at are gone
+    for i, holder in enumerate(record["slots"]):
+        if holder is not None:
+            state["seats"][holder["seat"]]["supply"].append(holder["assistant"])
+            record["slots"][i] = None
+    for entry in record.pop("shared", []):  # X60: a Ghost sharing a slot goes home too
+        state["seats"][entry["seat"]]["supply"].append(entry["assistant"])
+    if cards:
+        _event(state, "tile_cleared", tile=tile, cards=cards)
 
 
 def _return_home_assistants(state: dict) -> None:
@@ -521,8 +629,8 @@ def _community(state: dict, seat: int) -> None:
 def _flea(state: dict, seat: int) -> None:
     """X48: take 1 card of the tile, or 2 when any assistant (yours included) was already here
     when this one arrived; you may shelve every card taken."""
-    holders = [h for h in state["tiles"]["flea"]["slots"] if h is not None]
-    takes = 2 if len(holders) > 1 else 1  # the newcomer holds one of the slots already
+    here = _occupants(state, "flea")  # X60: a Ghost sharing a slot finds its holder here
+    takes = 2 if len(here) > 1 else 1  # the newcomer is one of them already
     _take_from_tile(state, seat, "flea", "X48", takes=takes, shelve=takes)
 
 
@@ -604,6 +712,1069 @@ def _shelfmasons(state: dict, seat: int) -> None:
         _push(state, "run_start", seat=seat, options=[list(c) for c in starts], rule="X52")
 
 
+# ------------------------------------------------------------------------------ more locations
+# Each tile's entry (called on arrival, or at Resolution for a delayed tile), what its
+# decisions offer (`_CHOICES`) and how each answer is applied (`_DO`), tile by tile.
+
+
+def _seats_at(state: dict, tile: str) -> set[int]:
+    """The seats with an assistant on `tile` (a sharing Ghost included, X60)."""
+    return {entry["seat"] for entry in _occupants(state, tile)}
+
+
+def _clockwise_from(state: dict, seat: int, seats: Iterable[int]) -> list[int]:
+    """`seats` in turn order, starting with `seat` (X33)."""
+    players = state["players"]
+    return sorted(seats, key=lambda other: (other - seat) % players)
+
+
+def _delayed(state: dict, seat: int) -> None:
+    """X23 step 4 on a delayed tile: nothing yet, its effect waits for Resolution (X25)."""
+
+
+def _reveal(state: dict, count: int) -> list[str]:
+    """Up to `count` cards off the deck, face up (X31: fewer when none can come)."""
+    revealed = []
+    for _ in range(count):
+        card = _draw_card(state)
+        if card is None:
+            break
+        revealed.append(card)
+    return revealed
+
+
+def _own_card_options(record: dict, kinds: tuple[str, str], exclude=()) -> list[dict]:
+    """X15, X30: a card of one's own to give up, as actions of the two `kinds` (hand, bookshelf):
+    a hand card (not one of `exclude`), or a top card whose removal keeps the bookshelf
+    connected."""
+    from_hand, from_shelf = kinds
+    actions = [{"type": from_hand, "card": card} for card in record["hand"] if card not in exclude]
+    actions += [
+        {"type": from_shelf, "cell": list(cell)} for cell in bs.removable_cells(record["bookshelf"])
+    ]
+    return actions
+
+
+def _give_up(state: dict, seat: int, action: dict) -> tuple[str, str]:
+    """Take the card an action of `_own_card_options` names out of `seat`'s hand or bookshelf:
+    (the card, where it was)."""
+    record = state["seats"][seat]
+    if "card" in action:
+        record["hand"].remove(action["card"])
+        return action["card"], "hand"
+    record["bookshelf"], card = bs.remove(record["bookshelf"], action["cell"])
+    return card, "bookshelf"
+
+
+# 3 Auction House (X37)
+
+
+def _auction(state: dict, seat: int) -> None:
+    """X37 at Resolution: with cards here, the bidder pays exactly the bid in hand cards, one
+    at a time (their choice, compulsory), then takes every card here and may shelve any; a
+    bidder holding fewer cards than the bid pays nothing and gets nothing (A-22)."""
+    record = state["tiles"]["auction"]
+    bid = next(n for n, holder in enumerate(record["slots"], start=1) if holder is not None)
+    if not record["cards"]:
+        return
+    if len(state["seats"][seat]["hand"]) < bid:
+        _event(state, "auction_unpaid", seat=seat, bid=bid, rule="X37")
+        return
+    _push(state, "auction_pay", seat=seat, left=bid, rule="X37")
+
+
+def _auction_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "pay", "card": card} for card in state["seats"][seat]["hand"]]
+
+
+def _do_auction_pay(state: dict, seat: int, action: dict) -> None:
+    """X37, X30: one more hand card to the discard pile, face up (X77: the payment is public);
+    after the last, the bidder takes every card here and may shelve any of them."""
+    top = state["pending"].pop()
+    card = action["card"]
+    state["seats"][seat]["hand"].remove(card)
+    state["discard"].append(card)
+    _event(state, "discarded", seat=seat, card=card, source="hand", rule="X37")
+    if top["left"] > 1:
+        state["pending"].append({**top, "left": top["left"] - 1})
+        return
+    record = state["tiles"]["auction"]
+    won = [entry["card"] for entry in record["cards"]]
+    record["cards"] = []
+    state["seats"][seat]["hand"] += won
+    _gained(state, seat, won)
+    _event(state, "took", seat=seat, tile="auction", cards=won, rule="X37")
+    _may_shelve(state, seat, won, len(won), "X37")
+
+
+# 7 Gambling Den (X41)
+
+
+def _den(state: dict, seat: int) -> None:
+    """X41: every arrival is a new contest: each player with an assistant here names a
+    category, the active player first, then clockwise (X88); then the contest."""
+    namers = _clockwise_from(state, seat, _seats_at(state, "den"))
+    _push(state, "den_name", seat=namers[0], rest=namers[1:], names=[], rule="X41")
+
+
+def _den_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "name", "category": category} for category in CATEGORIES]
+
+
+def _do_den_name(state: dict, seat: int, action: dict) -> None:
+    """X41.1: a public name (a later namer may follow it, X88); after the last, the contest."""
+    top = state["pending"].pop()
+    names = top["names"] + [[seat, action["category"]]]
+    _event(state, "named", seat=seat, tile="den", category=action["category"], rule="X41")
+    if top["rest"]:
+        rest = top["rest"]
+        state["pending"].append({**top, "seat": rest[0], "rest": rest[1:], "names": names})
+    else:
+        _den_contest(state, names)
+
+
+def _den_contest(state: dict, names: list[list]) -> None:
+    """X41.2-5: reveal 4 cards; the name whose category shows most books wins, a tie going to
+    the earliest namer (the active player, then clockwise); the winner takes the cards holding
+    it, the others are discarded; the winner may shelve one per player here."""
+    revealed = _reveal(state, 4)
+    counts = [sum(CARDS[card].books.count(category) for card in revealed) for _, category in names]
+    winner, category = names[counts.index(max(counts))]
+    won = [card for card in revealed if category in CARDS[card].books]
+    lost = [card for card in revealed if card not in won]
+    state["seats"][winner]["hand"] += won
+    _gained(state, winner, won)
+    state["discard"] += lost
+    _event(
+        state,
+        "contest",
+        tile="den",
+        revealed=revealed,
+        counts=counts,
+        winner=winner,
+        won=won,
+        discarded=lost,
+        rule="X41",
+    )
+    _may_shelve(state, winner, won, len(names), "X41")
+
+
+# 8 Librarians Lodge (X42)
+
+
+def _lodge(state: dict, seat: int) -> None:
+    """X42: (a) and (b) in the order you choose, each optional; nothing when neither can be
+    done (X34)."""
+    parts = [part for part in ("a", "b") if _lodge_part_possible(state, seat, part)]
+    if parts:
+        _push(state, "lodge_part", seat=seat, parts=parts, rule="X42")
+
+
+def _lodge_movable(state: dict, seat: int) -> list[dict]:
+    """X42 (a): your assistants on other locations (not the one just come to the Lodge),
+    while a home space is free."""
+    if len(state["seats"][seat]["home"]) >= HOME_SPACES:
+        return []
+    return [
+        {"type": "move_home", "assistant": entry["assistant"], "tile": tile}
+        for tile in state["locations"]["face_up"]
+        if tile != "lodge"
+        for entry in _occupants(state, tile)
+        if entry["seat"] == seat
+    ]
+
+
+def _lodge_part_possible(state: dict, seat: int, part: str) -> bool:
+    """Whether (a) or (b) can be done: (b) needs a card to exchange with a hand card, or two
+    cards. Neither part can make the other impossible (a home action only adds a card to the
+    hand or the bookshelf), so the answer holds until the other part is done."""
+    if part == "a":
+        return bool(_lodge_movable(state, seat))
+    record = state["seats"][seat]
+    cells = len(record["bookshelf"])
+    return cells >= 2 or (cells == 1 and bool(record["hand"]))
+
+
+def _lodge_part_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "part", "part": part} for part in top["parts"]] + [{"type": "done"}]
+
+
+def _do_lodge_part(state: dict, seat: int, action: dict) -> None:
+    """X42: the part chosen now; the other is offered again once it is done."""
+    top = state["pending"].pop()
+    if action["type"] == "done":
+        return
+    rest = [part for part in top["parts"] if part != action["part"]]
+    if rest and _lodge_part_possible(state, seat, rest[0]):
+        state["pending"].append({**top, "parts": rest})
+    if action["part"] == "a":
+        _push(state, "lodge_assistant", seat=seat, rule="X42")
+    else:
+        _push(state, "lodge_shelf", seat=seat, rule="X42")
+
+
+def _lodge_assistant_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return _lodge_movable(state, seat)
+
+
+def _do_lodge_assistant(state: dict, seat: int, action: dict) -> None:
+    """X42 (a), X24: the assistant leaves its slot (its delayed effect is lost) for a free home
+    space, where it stays until Restoration; no power triggers; then 1 home action."""
+    state["pending"].pop()
+    assistant, tile = action["assistant"], action["tile"]
+    record = state["tiles"][tile]
+    mine = {"seat": seat, "assistant": assistant}
+    for i, holder in enumerate(record["slots"]):
+        if holder is not None and {k: holder[k] for k in mine} == mine:
+            record["slots"][i] = None
+    if "shared" in record:  # a Ghost sharing a slot (X60)
+        record["shared"] = [e for e in record["shared"] if {k: e[k] for k in mine} != mine]
+    state["seats"][seat]["home"].append(assistant)
+    _event(state, "moved_home", seat=seat, assistant=assistant, tile=tile, rule="X42")
+    _push(state, "home", seat=seat, rule="X42")
+
+
+def _lodge_shelf_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X42 (b), X87: the kind and the cell first: exchange with a hand card, swap with another
+    cell, or re-shelve (a card that can land somewhere else, by the Mummy's or the Wizard's
+    power too when it drives the Lodge, X53)."""
+    record = state["seats"][seat]
+    shelf = record["bookshelf"]
+    cells = [list(cell) for cell in bs.reading_order(shelf)]
+    actions = []
+    if record["hand"]:
+        actions += [{"type": "exchange", "cell": cell} for cell in cells]
+    if len(cells) >= 2:
+        actions += [{"type": "swap", "cell": cell} for cell in cells]
+    origins = bs.reshelve_origins(shelf, _lodge_power(state, seat))
+    return actions + [{"type": "reshelve", "cell": list(cell)} for cell in origins]
+
+
+def _lodge_power(state: dict, seat: int) -> str | None:
+    """X42, X53: the re-shelving is a real shelving: the Mummy may stack it (X56), the Wizard
+    push (X63), when it drives the Lodge's effect."""
+    power = _power(state, seat)
+    return power if power in SHELVING_POWERS else None
+
+
+def _do_lodge_shelf(state: dict, seat: int, action: dict) -> None:
+    """X42 (b): the second step follows: the hand card, the other cell, or the destination."""
+    state["pending"].pop()
+    kind = f"lodge_{action['type']}"
+    power = _lodge_power(state, seat)
+    _push(state, kind, seat=seat, cell=action["cell"], power=power, rule="X42")
+
+
+def _lodge_second_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    record = state["seats"][seat]
+    shelf = record["bookshelf"]
+    if top["kind"] == "lodge_exchange":
+        return [{"type": "give", "card": card} for card in record["hand"]]
+    if top["kind"] == "lodge_swap":
+        partners = bs.swap_partners(shelf, top["cell"])
+        return [{"type": "swap_with", "cell": list(cell)} for cell in partners]
+    origin = top["cell"]
+    actions = [{"type": "cell", "cell": list(c)} for c in bs.reshelve_cells(shelf, origin)]
+    if top["power"] == "mummy":  # X56, X90.5: on top of or under a single card (2n)
+        actions += [
+            {"type": "stack", "cell": list(cell), "how": how}
+            for cell in bs.reshelve_stacking_cells(shelf, origin)
+            for how in ("on", "under")
+        ]
+    elif top["power"] == "wizard":  # X63, X90.5: a push on the lifted bookshelf (4n)
+        actions += [
+            {"type": "push", "cell": list(cell), "direction": direction}
+            for cell, direction in bs.reshelve_pushes(shelf, origin)
+        ]
+    return actions
+
+
+def _do_lodge_exchange(state: dict, seat: int, action: dict) -> None:
+    """X42 (b): the hand card takes the cell, face up (the under card stays entombed); the top
+    card goes to hand. Both cards are public (X77: top cards are)."""
+    top = state["pending"].pop()
+    record = state["seats"][seat]
+    record["bookshelf"], old = bs.swap_with_hand(record["bookshelf"], top["cell"], action["card"])
+    record["hand"].remove(action["card"])
+    record["hand"].append(old)
+    _event(
+        state, "exchanged", seat=seat, cell=top["cell"], card=action["card"], took=old, rule="X42"
+    )
+
+
+def _do_lodge_swap(state: dict, seat: int, action: dict) -> None:
+    """X42 (b): the top cards of two cells change places (not a shelving, X16)."""
+    top = state["pending"].pop()
+    record = state["seats"][seat]
+    record["bookshelf"] = bs.swap_cells(record["bookshelf"], top["cell"], action["cell"])
+    _event(state, "swapped", seat=seat, cells=[top["cell"], action["cell"]], rule="X42")
+
+
+def _do_lodge_reshelve(state: dict, seat: int, action: dict) -> None:
+    """X42 (b), X90.5: the card is lifted and shelved again, face up, judged on the final
+    bookshelf only (it may have bridged two parts); or stacked by the Mummy, or pushed in by the
+    Wizard. The card was a public top card, so even put under it stays known (X77)."""
+    top = state["pending"].pop()
+    record = state["seats"][seat]
+    shelf, origin, cell = record["bookshelf"], top["cell"], action["cell"]
+    if action["type"] == "push":
+        record["bookshelf"] = bs.reshelve_push(shelf, origin, cell, action["direction"])
+        how = action["direction"]
+    else:
+        how = action.get("how")
+        record["bookshelf"] = bs.reshelve(shelf, origin, cell, how)
+    _event(state, "reshelved", seat=seat, origin=origin, cell=cell, how=how, rule="X42")
+
+
+# 11 Town Dump (X45)
+
+
+def _dump(state: dict, seat: int) -> None:
+    """X45, one visit (X26): name a category, then take a discarded card holding it, or none;
+    an empty discard pile gives nothing (X34)."""
+    if state["discard"]:
+        _push(state, "dump_name", seat=seat, rule="X45")
+
+
+def _dump_matches(state: dict, category: str) -> list[str]:
+    return [card for card in state["discard"] if category in CARDS[card].books]
+
+
+def _dump_name_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "name", "category": category} for category in CATEGORIES]
+
+
+def _do_dump_name(state: dict, seat: int, action: dict) -> None:
+    """X45: the name is public; the search is asked only when a card holds it (X87)."""
+    state["pending"].pop()
+    category = action["category"]
+    _event(state, "named", seat=seat, tile="dump", category=category, rule="X45")
+    if _dump_matches(state, category):
+        _push(state, "dump_take", seat=seat, category=category, rule="X45")
+
+
+def _dump_take_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    cards = _dump_matches(state, top["category"])
+    return [{"type": "take", "card": card} for card in cards] + [{"type": "none"}]
+
+
+def _do_dump_take(state: dict, seat: int, action: dict) -> None:
+    """X45: the card leaves the discard pile for the hand, in plain sight; you may shelve it."""
+    state["pending"].pop()
+    if action["type"] == "none":
+        return
+    card = action["card"]
+    state["discard"].remove(card)
+    state["seats"][seat]["hand"].append(card)
+    _gained(state, seat, [card])
+    _event(state, "took", seat=seat, tile="dump", card=card, source="discard", rule="X45")
+    _may_shelve(state, seat, [card], 1, "X45")
+
+
+# 12 Friendly Tavern (X46)
+
+
+def _tavern(state: dict, seat: int) -> None:
+    """X46, once for all: the lowest occupied slot's owner (`seat`) reveals 2 cards per
+    assistant here, face up on the tile; the slots' owners pick in slot order, lap after lap."""
+    order = [holder["seat"] for holder in state["tiles"]["tavern"]["slots"] if holder is not None]
+    revealed = _reveal(state, 2 * len(order))
+    _event(state, "revealed", seat=seat, tile="tavern", cards=revealed, rule="X46")
+    if revealed:
+        state["tiles"]["tavern"]["revealed"] = revealed
+        taken = [[] for _ in range(state["players"])]
+        _push(state, "tavern_pick", seat=order[0], order=order, turn=0, taken=taken, rule="X46")
+
+
+def _tavern_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "take", "card": card} for card in state["tiles"]["tavern"]["revealed"]]
+
+
+def _do_tavern_pick(state: dict, seat: int, action: dict) -> None:
+    """X46: one revealed card to hand, in plain sight; the next slot picks. Once none is left,
+    each player, in the order of their first slot, may shelve any of the cards they took (one
+    shelving turn each, review G6)."""
+    top = state["pending"].pop()
+    card = action["card"]
+    tile = state["tiles"]["tavern"]
+    tile["revealed"].remove(card)
+    state["seats"][seat]["hand"].append(card)
+    _gained(state, seat, [card])
+    _event(state, "took", seat=seat, tile="tavern", card=card, rule="X46")
+    taken = _copy(top["taken"])
+    taken[seat].append(card)
+    order, turn = top["order"], top["turn"] + 1
+    if tile["revealed"]:
+        state["pending"].append(
+            {**top, "seat": order[turn % len(order)], "turn": turn, "taken": taken}
+        )
+        return
+    del tile["revealed"]
+    shelving = list(dict.fromkeys(order))
+    for player in reversed(shelving):  # the stack answers the first player's shelving first
+        _may_shelve(state, player, taken[player], len(taken[player]), "X46")
+
+
+# 15 Assistants Guild (X49)
+
+
+def _guild(state: dict, seat: int) -> None:
+    """X49: move one of your assistants from a home space onto a slot held by an opponent;
+    nothing without an assistant at home or such a slot (X34)."""
+    if _guild_kinds(state, seat):
+        _push(state, "guild_assistant", seat=seat, rule="X49")
+
+
+def _guild_assistant(record: dict, kind: str) -> str:
+    """The home assistant a kind names: the special one, or a standard one (interchangeable,
+    X21)."""
+    if kind == "special":
+        return record["special_assistant"]
+    return next(a for a in record["home"] if a.startswith("standard-"))
+
+
+def _guild_kinds(state: dict, seat: int) -> list[str]:
+    """X49: "standard" and "special", for each kind at home with a slot to go to."""
+    record = state["seats"][seat]
+    kinds = []
+    if any(a.startswith("standard-") for a in record["home"]):
+        kinds.append("standard")
+    if record["special_assistant"] in record["home"]:
+        kinds.append("special")
+    return [kind for kind in kinds if _guild_slots(state, seat, _guild_assistant(record, kind))]
+
+
+def _guild_slots(state: dict, seat: int, assistant: str) -> list[dict]:
+    """X49: every slot held by an opponent's assistant, on any location but the Guild; the
+    Snowman's block and the Sasquatch's restriction do not apply (X66), the Hut's ban on the
+    Ghost does (X35)."""
+    return [
+        {"type": "slot", "tile": tile, "slot": number}
+        for tile in state["locations"]["face_up"]
+        if tile != "guild" and not (assistant == "ghost" and tile == HUT)
+        for number, holder in enumerate(state["tiles"][tile]["slots"], start=1)
+        if holder is not None and holder["seat"] != seat
+    ]
+
+
+def _guild_assistant_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "assistant", "assistant": kind} for kind in _guild_kinds(state, seat)]
+
+
+def _do_guild_assistant(state: dict, seat: int, action: dict) -> None:
+    """X49, X87: which home assistant; then which slot."""
+    state["pending"].pop()
+    assistant = _guild_assistant(state["seats"][seat], action["assistant"])
+    _push(state, "guild_slot", seat=seat, assistant=assistant, rule="X49")
+
+
+def _guild_slot_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return _guild_slots(state, seat, top["assistant"])
+
+
+def _do_guild_slot(state: dict, seat: int, action: dict) -> None:
+    """X49: the home space is freed (the home action taken there stands); the assistant
+    arrives on the slot (X23): the opponents there go back to their supplies (X24), then the
+    tile's instant effect applies for you; on a delayed tile it holds the slot (at the Auction
+    House, with its bid) until Resolution."""
+    top = state["pending"].pop()
+    state["seats"][seat]["home"].remove(top["assistant"])
+    _event(state, "guild_move", seat=seat, assistant=top["assistant"], rule="X49")
+    _arrive(state, seat, top["assistant"], action["tile"], action["slot"])
+
+
+# 16 Tax Collector (X50)
+
+
+def _tax(state: dict, seat: int) -> None:
+    """X50 (1): each opponent, from your left, pays 1 card of their hand or bookshelf face up
+    onto the tile (nothing without a card anywhere); then (2) your exchange."""
+    _tax_next(state, seat, _opponents(state, seat))
+
+
+def _tax_next(state: dict, active: int, rest: list[int]) -> None:
+    """X50: the next opponent with a card to pay, or, after the last, the active player's
+    exchange: one own card to the discard pile, then one tile card; again or done (X87)."""
+    for k, other in enumerate(rest):
+        record = state["seats"][other]
+        if record["hand"] or record["bookshelf"]:
+            _push(state, "tax_pay", seat=other, active=active, rest=rest[k + 1 :], rule="X50")
+            return
+    record = state["seats"][active]
+    if state["tiles"]["tax"]["cards"] and (record["hand"] or record["bookshelf"]):
+        _push(state, "tax_discard", seat=active, taken=[], rule="X50")
+
+
+def _tax_pay_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return _own_card_options(state["seats"][seat], ("pay", "pay_shelved"))
+
+
+def _do_tax_pay(state: dict, seat: int, action: dict) -> None:
+    """X50 (1), X15: the card goes face up onto the tile, in plain sight (X77)."""
+    top = state["pending"].pop()
+    card, source = _give_up(state, seat, action)
+    state["tiles"]["tax"]["cards"].append({"card": card, "up": True})
+    _event(state, "paid", seat=seat, tile="tax", card=card, source=source, rule="X50")
+    _tax_next(state, top["active"], top["rest"])
+
+
+def _tax_discard_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X50 (2): a card of yours (not one just taken from the tile: k cards are given for k
+    taken), or done."""
+    options = _own_card_options(state["seats"][seat], ("discard", "discard_shelved"), top["taken"])
+    return options + [{"type": "done"}]
+
+
+def _do_tax_discard(state: dict, seat: int, action: dict) -> None:
+    """X50 (2), review G7: your card goes to the discard pile; a tile card follows. Done: you
+    may shelve any of the cards taken."""
+    top = state["pending"].pop()
+    if action["type"] == "done":
+        _may_shelve(state, seat, top["taken"], len(top["taken"]), "X50")
+        return
+    card, source = _give_up(state, seat, action)
+    state["discard"].append(card)
+    _event(state, "discarded", seat=seat, card=card, source=source, rule="X50")
+    _push(state, "tax_take", seat=seat, taken=top["taken"], rule="X50")
+
+
+def _tax_take_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "take", "card": entry["card"]} for entry in state["tiles"]["tax"]["cards"]]
+
+
+def _do_tax_take(state: dict, seat: int, action: dict) -> None:
+    """X50 (2): a tile card of your choice to hand; one more exchange while the tile holds a
+    card and you hold one to give, else the shelving."""
+    top = state["pending"].pop()
+    card = action["card"]
+    tile = state["tiles"]["tax"]
+    tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
+    state["seats"][seat]["hand"].append(card)
+    _gained(state, seat, [card])
+    _event(state, "took", seat=seat, tile="tax", card=card, rule="X50")
+    taken = top["taken"] + [card]
+    kinds = ("discard", "discard_shelved")
+    if tile["cards"] and _own_card_options(state["seats"][seat], kinds, taken):
+        _push(state, "tax_discard", seat=seat, taken=taken, rule="X50")
+    else:
+        _may_shelve(state, seat, taken, len(taken), "X50")
+
+
+# 17 Yard Sale (X51)
+
+
+def _yard_sale(state: dict, seat: int) -> None:
+    """X51: reveal 1 or more hand cards, one at a time (X87); an empty hand does nothing
+    (X34). The revealed cards lie on the tile's record for all to see (X77), still yours."""
+    if state["seats"][seat]["hand"]:
+        state["tiles"]["yard_sale"]["revealed"] = []
+        _push(state, "yard_reveal", seat=seat, rule="X51")
+
+
+def _yard_reveal_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    revealed = state["tiles"]["yard_sale"]["revealed"]
+    actions = [
+        {"type": "reveal", "card": card}
+        for card in state["seats"][seat]["hand"]
+        if card not in revealed
+    ]
+    return actions + ([{"type": "done"}] if revealed else [])
+
+
+def _do_yard_reveal(state: dict, seat: int, action: dict) -> None:
+    """X51: one more card shown to all, or done; then the opponents' laps, from your left."""
+    state["pending"].pop()
+    revealed = state["tiles"]["yard_sale"]["revealed"]
+    if action["type"] == "reveal":
+        revealed.append(action["card"])
+        _event(state, "revealed", seat=seat, tile="yard_sale", cards=[action["card"]], rule="X51")
+        if len(revealed) < len(state["seats"][seat]["hand"]):
+            _push(state, "yard_reveal", seat=seat, rule="X51")
+            return
+    opponents = _opponents(state, seat)
+    _push(
+        state,
+        "yard_claim",
+        seat=opponents[0],
+        seller=seat,
+        turn=0,
+        lap_claimed=False,
+        claimed=0,
+        rule="X51",
+    )
+
+
+def _yard_claim_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    revealed = state["tiles"]["yard_sale"]["revealed"]
+    actions = [{"type": kind, "card": card} for card in revealed for kind in ("take", "shelve")]
+    return actions + [{"type": "pass"}]
+
+
+def _do_yard_claim(state: dict, seat: int, action: dict) -> None:
+    """X51: take a revealed card into hand, shelve one straight into your bookshelf (its cell
+    next), or pass. Laps go on, clockwise from the seller's left, until no revealed card is
+    left or a whole lap is all passes; then, per card claimed, the seller draws 2 and may
+    shelve 1 card from hand."""
+    top = state["pending"].pop()
+    tile = state["tiles"]["yard_sale"]
+    claimed, lap_claimed = top["claimed"], top["lap_claimed"]
+    if action["type"] != "pass":
+        card = action["card"]
+        tile["revealed"].remove(card)
+        state["seats"][top["seller"]]["hand"].remove(card)
+        state["seats"][seat]["hand"].append(card)  # a shelving goes through the hand (X14)
+        kind = "claimed_to_shelve"
+        if action["type"] == "take":  # X64: a card taken, not one shelved at once
+            kind = "took"
+            _gained(state, seat, [card])
+        _event(state, kind, seat=seat, tile="yard_sale", card=card, rule="X51")
+        claimed, lap_claimed = claimed + 1, True
+    opponents = _opponents(state, top["seller"])
+    turn = top["turn"] + 1
+    lap_over = turn % len(opponents) == 0
+    if tile["revealed"] and not (lap_over and not lap_claimed):
+        state["pending"].append(
+            {
+                **top,
+                "seat": opponents[turn % len(opponents)],
+                "turn": turn,
+                "lap_claimed": lap_claimed and not lap_over,
+                "claimed": claimed,
+            }
+        )
+    else:
+        del tile["revealed"]  # the unclaimed cards simply stay in the seller's hand
+        if claimed:
+            _push(state, "then", step="yard_reward", seat=top["seller"], left=claimed)
+    if action["type"] == "shelve":  # answered before the next opponent is asked (X88)
+        power = _power(state, seat)  # X53, X81
+        _push(state, "shelve_cell", seat=seat, card=action["card"], rule="X51", power=power)
+
+
+def _yard_reward(state: dict, entry: dict) -> None:
+    """X51, per card claimed: draw 2, then you may shelve 1 card from hand; again for the next
+    card once that shelving is answered."""
+    if entry["left"] > 1:
+        state["pending"].append({**entry, "left": entry["left"] - 1})
+    _draw(state, entry["seat"], 2, "X51")
+    _may_shelve(state, entry["seat"], None, 1, "X51")
+
+
+# ------------------------------------------------------------------------------ arrivals, powers
+# The arrival sequence (X23) and the special assistants' powers (X53-X65, priority X66). The
+# steps of an arrival after the first are "then" entries (`_proceed`), each pushed under the
+# decisions of the step before, so a step runs once those are answered (X88).
+
+SHELVING_POWERS = ("mummy", "wizard")  # X56, X63: a shelving may stack or push
+DRIVEN_POWERS = (*SHELVING_POWERS, "witch")  # X53, X81: powers over what their assistant drives
+
+
+def _occupants(state: dict, tile: str) -> list[dict]:
+    """Every assistant on `tile`, in arrival order: each slot's holder and a Ghost sharing a
+    slot (X60: on the tile for every purpose), as {"seat", "assistant", "slot", "arrival"}."""
+    record = state["tiles"][tile]
+    found = [
+        {**holder, "slot": number}
+        for number, holder in enumerate(record["slots"], start=1)
+        if holder is not None
+    ]
+    found += [dict(entry) for entry in record.get("shared", [])]
+    return sorted(found, key=lambda entry: entry["arrival"])
+
+
+def _leave_tile(state: dict, tile: str, assistant: str, seat: int) -> None:
+    """`seat`'s `assistant` leaves `tile` (its slot, or the slot it shares) for its owner's
+    supply (X24: it may be placed again this round)."""
+    record = state["tiles"][tile]
+    mine = (seat, assistant)
+    for i, holder in enumerate(record["slots"]):
+        if holder is not None and (holder["seat"], holder["assistant"]) == mine:
+            record["slots"][i] = None
+    if "shared" in record:
+        record["shared"] = [e for e in record["shared"] if (e["seat"], e["assistant"]) != mine]
+    state["seats"][seat]["supply"].append(assistant)
+    _event(state, "returned", seat=seat, assistant=assistant, tile=tile, rule="X24")
+
+
+def _power(state: dict, seat: int) -> str | None:
+    """X53, X81: the Mummy's, Wizard's or Witch's power when it acts on what `seat` shelves or
+    acquires now: its own assistant drives the effect under way, or the table plays owner-wide
+    powers."""
+    special = state["seats"][seat]["special_assistant"]
+    driven = special in state["drivers"] or state["options"]["owner_wide_powers"]
+    return special if special in DRIVEN_POWERS and special in POWERS and driven else None
+
+
+def _arrive(
+    state: dict, seat: int, assistant: str, target: str, slot: int | None = None, *, share=False
+) -> None:
+    """X23: `seat`'s `assistant` arrives on `target`, a location or "library" (a home space),
+    placed from the supply, moved there by the Guild (X49) or sharing `slot` as the Ghost (X60).
+
+    Step 1, the location's placement rule, acts at once: the opponents' assistants on `slot`
+    (the Guild's) go home, and so does a lower bid at a bidding tile (X37), all to the supply
+    (X24); the newcomer takes `slot` (None: the lowest free one, X21) or shares it. Steps 2 to
+    4 follow (`_arrival_step`): the powers of specials already here, the newcomer's own, the
+    instant effect for `seat`. On a home space only step 3 applies, then the home action."""
+    state["drivers"] = [assistant]
+    state["arrivals"] += 1
+    if target == "library":
+        state["seats"][seat]["home"].append(assistant)
+        _event(state, "placed", seat=seat, assistant=assistant, target="library")
+        _home_arrival(state, seat, assistant)
+        return
+    record = state["tiles"][target]
+    if slot is None:
+        slot = _free_slot(state, target)
+    if not share:
+        for entry in _occupants(state, target):
+            outbid = LOCATIONS[target].bids and entry["slot"] != slot
+            if entry["seat"] != seat and entry["slot"] == slot or outbid:
+                _leave_tile(state, target, entry["assistant"], entry["seat"])
+    here = {"seat": seat, "assistant": assistant, "arrival": state["arrivals"]}
+    if share:
+        record.setdefault("shared", []).append({**here, "slot": slot})
+    else:
+        record["slots"][slot - 1] = here
+    _event(state, "placed", seat=seat, assistant=assistant, target=target, slot=slot, share=share)
+    _arrival_step(state, {"seat": seat, "assistant": assistant, "tile": target, "stage": 2})
+
+
+def _arrival_step(state: dict, entry: dict) -> None:
+    """X23 steps 2 to 4 (X66: the tile's rule, then the powers already here in arrival order,
+    then the newcomer): each pushes the next under its own decisions."""
+    seat, assistant, tile, stage = entry["seat"], entry["assistant"], entry["tile"], entry["stage"]
+    state["drivers"] = [assistant]
+    if stage < 4:
+        _push(
+            state,
+            "then",
+            step="arrival",
+            seat=seat,
+            assistant=assistant,
+            tile=tile,
+            stage=stage + 1,
+        )
+    if stage == 2:
+        _arrival_reactions(state, seat, tile)
+    elif stage == 3:
+        _arrival_power(state, seat, assistant, tile)
+    else:
+        EFFECTS[tile](state, seat)
+
+
+def _arrival_reactions(state: dict, seat: int, tile: str) -> None:
+    """X23 step 2: the Gelatinous Cube (X57) and the Sasquatch (X58) already here react to an
+    opponent's arrival, in their arrival order (pushed last first, so asked first first)."""
+    reactions = []
+    for entry in _occupants(state, tile):
+        if entry["seat"] == seat or entry["assistant"] not in POWERS:
+            continue
+        if entry["assistant"] == "cube":
+            reactions.append(("cube", {"seat": seat, "owner": entry["seat"], "rule": "X57"}))
+        elif entry["assistant"] == "sasquatch":
+            reactions.append(("sasquatch", {"seat": entry["seat"], "tile": tile, "rule": "X58"}))
+    for kind, fields in reversed(reactions):
+        _push(state, kind, **fields)
+
+
+def _arrival_power(state: dict, seat: int, assistant: str, tile: str) -> None:
+    """X23 step 3: the newcomer's own power on a location: the Ghost's draw when it shares
+    (X60), the Goblin's thefts (X54), the Automaton's home actions (X55), the Wisp (X65)."""
+    if assistant not in POWERS:
+        return
+    if assistant == "ghost":
+        if any(e["assistant"] == "ghost" for e in state["tiles"][tile].get("shared", [])):
+            _draw(state, seat, 1, "X60")
+    elif assistant == "goblin":
+        victims = [e["seat"] for e in _occupants(state, tile) if e["seat"] != seat]
+        victims = _clockwise_from(state, seat, set(victims))
+        if victims:
+            _push(state, "goblin", seat=seat, victims=victims, received=[], rule="X54")
+    elif assistant == "automaton":
+        others = [e for e in _occupants(state, tile) if e["seat"] == seat]
+        for _ in range(len(others) - 1):
+            _push(state, "home", seat=seat, rule="X55")
+    elif assistant == "wisp" and state["tiles"][tile]["cards"]:
+        _push(state, "wisp", seat=seat, tile=tile, rule="X65")
+
+
+def _home_arrival(state: dict, seat: int, assistant: str) -> None:
+    """X23 on a home space: step 3, then the home action (X22): the Bookworm replaces it with
+    both home actions and may buy them once more (X59); the Automaton first takes one per other
+    assistant of yours at home (X55)."""
+    if assistant == "bookworm" and assistant in POWERS:
+        _push(state, "then", step="bookworm_offer", seat=seat)
+        _push(state, "home", seat=seat, rule="X59", parts=["draw", "shelve"])
+        return
+    _push(state, "home", seat=seat, rule="X22")
+    if assistant == "automaton" and assistant in POWERS:
+        for _ in range(len(state["seats"][seat]["home"]) - 1):
+            _push(state, "home", seat=seat, rule="X55")
+
+
+def _cube_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X57: give the Cube's owner a random hand card, or let it take both home actions (forced
+    with an empty hand)."""
+    give = [{"type": "give_random"}] if state["seats"][seat]["hand"] else []
+    return give + [{"type": "home_actions"}]
+
+
+def _do_cube(state: dict, seat: int, action: dict) -> None:
+    """X57: the random card is drawn by the engine and seen by giver and taker only (X77)."""
+    top = state["pending"].pop()
+    owner = top["owner"]
+    if action["type"] == "home_actions":
+        _event(state, "cube_home_actions", seat=seat, owner=owner, rule="X57")
+        _push(state, "home", seat=owner, rule="X57", parts=["draw", "shelve"])
+        return
+    hand = state["seats"][seat]["hand"]
+    card = hand.pop(_rng(state, "cube").randrange(len(hand)))
+    state["seats"][owner]["hand"].append(card)
+    _event(
+        state, "cube_card", seat=seat, owner=owner, rule="X57", secret_to=[seat, owner], secret=card
+    )
+    _gained(state, owner, [card])
+
+
+def _sasquatch_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "take_back"}, {"type": "stay"}]
+
+
+def _do_sasquatch(state: dict, seat: int, action: dict) -> None:
+    """X58: an opponent arrived: the Sasquatch may go back to its owner's supply (X24)."""
+    top = state["pending"].pop()
+    if action["type"] == "take_back":
+        _leave_tile(state, top["tile"], "sasquatch", seat)
+
+
+def _goblin_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X54: the next victim (not yet chosen) and a category, or stop: 6(N - 1) + 1 at most."""
+    steals = [
+        {"type": "steal", "victim": victim, "category": category}
+        for victim in top["victims"]
+        for category in CATEGORIES
+    ]
+    return steals + [{"type": "stop"}]
+
+
+def _do_goblin(state: dict, seat: int, action: dict) -> None:
+    """X54: a theft: the victim gives a card holding the category named (its choice) or, having
+    none, shows its hand to the Goblin's owner only (X77); then the next victim, or stop and
+    you may shelve any of the cards received."""
+    top = state["pending"].pop()
+    if action["type"] == "stop":
+        _may_shelve(state, seat, top["received"], len(top["received"]), "X54")
+        return
+    victim, category = action["victim"], action["category"]
+    _event(state, "named", seat=seat, victim=victim, category=category, rule="X54")
+    rest = [other for other in top["victims"] if other != victim]
+    if rest:
+        _push(state, "goblin", seat=seat, victims=rest, received=top["received"], rule="X54")
+    else:
+        _push(state, "then", step="goblin_end", seat=seat, received=top["received"])
+    hand = state["seats"][victim]["hand"]
+    if any(category in CARDS[card].books for card in hand):
+        _push(state, "goblin_give", seat=victim, to=seat, category=category, rule="X54")
+    else:
+        _event(
+            state,
+            "hand_shown",
+            seat=victim,
+            to=seat,
+            rule="X54",
+            secret_to=[victim, seat],
+            secret=list(hand),
+        )
+
+
+def _goblin_give_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    hand = state["seats"][seat]["hand"]
+    return [{"type": "give", "card": c} for c in hand if top["category"] in CARDS[c].books]
+
+
+def _do_goblin_give(state: dict, seat: int, action: dict) -> None:
+    """X54: the card given goes to the Goblin's owner, seen by the two of them (X77); it joins
+    the cards received, kept by the Goblin's next step below."""
+    top = state["pending"].pop()
+    card, owner = action["card"], top["to"]
+    state["seats"][seat]["hand"].remove(card)
+    state["seats"][owner]["hand"].append(card)
+    state["pending"][-1]["received"].append(card)
+    _event(state, "gave", seat=seat, to=owner, rule="X54", secret_to=[seat, owner], secret=card)
+    _gained(state, owner, [card])
+
+
+def _goblin_end(state: dict, entry: dict) -> None:
+    """X54: every victim has been chosen: you may shelve any of the cards received."""
+    _may_shelve(state, entry["seat"], entry["received"], len(entry["received"]), "X54")
+
+
+def _wisp_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X65: discard one tile card (a face-down one picked blind, by its place) and take 1 home
+    action, or, with 2 or more there, all of them and take 2; or pass: c + 2 at most."""
+    cards = state["tiles"][top["tile"]]["cards"]
+    actions = [
+        {"type": "discard_one", "index": i, **({"card": e["card"]} if e["up"] else {})}
+        for i, e in enumerate(cards)
+    ]
+    if len(cards) >= 2:
+        actions.append({"type": "discard_all"})
+    return actions + [{"type": "pass"}]
+
+
+def _do_wisp(state: dict, seat: int, action: dict) -> None:
+    """X65: the cards discarded are turned up (X30: the discard pile is face up); then the home
+    actions."""
+    top = state["pending"].pop()
+    if action["type"] == "pass":
+        return
+    record = state["tiles"][top["tile"]]
+    if action["type"] == "discard_all":
+        gone, record["cards"], home_actions = record["cards"], [], 2
+    else:
+        gone, home_actions = [record["cards"].pop(action["index"])], 1
+    cards = [entry["card"] for entry in gone]
+    state["discard"] += cards
+    _event(state, "discarded", seat=seat, cards=cards, source=top["tile"], rule="X65")
+    for _ in range(home_actions):
+        _push(state, "home", seat=seat, rule="X65")
+
+
+def _bookworm_offer(state: dict, entry: dict) -> None:
+    """X59: after both home actions, discard 1 hand card to take both once more (asked only
+    with a hand card)."""
+    if state["seats"][entry["seat"]]["hand"]:
+        _push(state, "bookworm", seat=entry["seat"], rule="X59")
+
+
+def _bookworm_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    hand = state["seats"][seat]["hand"]
+    return [{"type": "discard", "card": card} for card in hand] + [{"type": "stop"}]
+
+
+def _do_bookworm(state: dict, seat: int, action: dict) -> None:
+    """X59: the card goes to the discard pile, face up (X30); both home actions once more."""
+    state["pending"].pop()
+    if action["type"] == "stop":
+        return
+    state["seats"][seat]["hand"].remove(action["card"])
+    state["discard"].append(action["card"])
+    _event(state, "discarded", seat=seat, card=action["card"], source="hand", rule="X59")
+    _push(state, "home", seat=seat, rule="X59", parts=["draw", "shelve"])
+
+
+def _gained(state: dict, seat: int, cards: list[str]) -> None:
+    """X64: cards an effect just gave `seat` (drawn, taken, won, stolen or received); those
+    holding a Banned book wait for the Witch's power when it applies (`_witch_flush`)."""
+    if _power(state, seat) == "witch":
+        banned = state["banned"]
+        state["witch_queue"] += [
+            {"seat": seat, "card": card} for card in cards if banned in CARDS[card].books
+        ]
+
+
+def _witch_flush(state: dict) -> None:
+    """X64, X88: the cards waiting for the Witch are settled before the effect goes on, one by
+    one in the order received: each becomes a step pushed above what the effect pushed."""
+    queue, state["witch_queue"] = state["witch_queue"], []
+    for entry in reversed(queue):
+        _push(state, "then", step="witch_reveal", seat=entry["seat"], card=entry["card"])
+
+
+def _witch_reveal(state: dict, entry: dict) -> None:
+    """X64: reveal the deck's top card (X31: none may come; then the card stays as it is)."""
+    seat, card = entry["seat"], entry["card"]
+    if card not in state["seats"][seat]["hand"]:
+        return  # pragma: no cover - a card is settled before anything can move it
+    revealed = _draw_card(state)
+    if revealed is None:
+        _event(state, "witch_nothing", seat=seat, rule="X64")
+        return
+    _event(state, "revealed", seat=seat, cards=[revealed], rule="X64")
+    _push(state, "witch", seat=seat, card=card, revealed=revealed, rule="X64")
+
+
+def _witch_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "keep", "card": top["card"]}, {"type": "keep", "card": top["revealed"]}]
+
+
+def _do_witch(state: dict, seat: int, action: dict) -> None:
+    """X64: keep one of the two, discard the other face up. The revealed card kept stands in for
+    the one received wherever the effect still names it (A-27: it never triggers the power)."""
+    top = state["pending"].pop()
+    card, revealed = top["card"], top["revealed"]
+    hand = state["seats"][seat]["hand"]
+    if action["card"] == revealed:
+        hand[hand.index(card)] = revealed
+        state["discard"].append(card)
+        state["pending"] = [_stand_in(entry, card, revealed) for entry in state["pending"]]
+        _event(state, "witch_kept", seat=seat, discarded=card, rule="X64")
+    else:
+        state["discard"].append(revealed)
+        _event(state, "witch_kept", seat=seat, discarded=revealed, rule="X64")
+
+
+def _stand_in(entry: dict, old: str, new: str) -> dict:
+    """A pending entry with card `old` replaced by `new` wherever it names it (X64)."""
+
+    def swap(value):
+        if isinstance(value, list):
+            return [swap(item) for item in value]
+        return new if value == old else value
+
+    return {key: swap(value) for key, value in entry.items()}
+
+
+def _golem_turn(state: dict, tile: str) -> bool:
+    """X62: the Golem's owner may pick among `tile`'s leftovers when the Golem lies on a tile
+    not yet resolved (this one or a later one) and cards are left here. Face-down leftovers
+    are turned up first: X25 (b) discards them face up."""
+    if "golem" not in POWERS or not state["tiles"][tile]["cards"]:
+        return False
+    owner = _golem_owner(state)
+    if owner is None:
+        return False
+    for entry in state["tiles"][tile]["cards"]:
+        entry["up"] = True
+    _push(state, "golem", seat=owner, tile=tile, rule="X62")
+    return True
+
+
+def _golem_owner(state: dict) -> int | None:
+    """The seat whose Golem lies on a face-up tile, if any."""
+    for tile in state["locations"]["face_up"]:
+        for entry in _occupants(state, tile):
+            if entry["assistant"] == "golem":
+                return entry["seat"]
+    return None
+
+
+def _golem_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X62: take 1 leftover card into hand, or shelve it, or pass: 2c + 1."""
+    cards = [entry["card"] for entry in state["tiles"][top["tile"]]["cards"]]
+    return (
+        [{"type": "take", "card": card} for card in cards]
+        + [{"type": "shelve", "card": card} for card in cards]
+        + [{"type": "pass"}]
+    )
+
+
+def _do_golem(state: dict, seat: int, action: dict) -> None:
+    """X62: the card leaves the tile before its leftovers are discarded; a card shelved goes
+    through the hand straight to its cell (the cell is asked next, X87)."""
+    top = state["pending"].pop()
+    if action["type"] == "pass":
+        return
+    card = action["card"]
+    record = state["tiles"][top["tile"]]
+    record["cards"] = [entry for entry in record["cards"] if entry["card"] != card]
+    state["seats"][seat]["hand"].append(card)
+    _event(state, "took", seat=seat, tile=top["tile"], card=card, rule="X62")
+    if action["type"] == "shelve":
+        _push(state, "shelve_cell", seat=seat, card=card, rule="X62", power=None)
+
+
 # The locations whose effect exists, by tile id; this table grows with the next steps, and
 # placement offers no other tile (X21 as far as the engine implements the rules).
 EFFECTS = {
@@ -617,10 +1788,51 @@ EFFECTS = {
     "cabin": _cabin,
     "flea": _flea,
     "shelfmasons": _shelfmasons,
+    "auction": _delayed,
+    "den": _den,
+    "lodge": _lodge,
+    "dump": _delayed,
+    "tavern": _delayed,
+    "guild": _guild,
+    "tax": _tax,
+    "yard_sale": _yard_sale,
 }
 
-# The special assistants whose power exists (X53-X65); none yet, see the module docstring.
-POWERS: frozenset[str] = frozenset()
+# X25 (a): the delayed effects, each called once per visit (`_delayed_visitor`) with the
+# visiting seat, the active player (X33).
+DELAYED = {
+    "auction": _auction,
+    "dump": _dump,
+    "tavern": _tavern,
+}
+
+# The rest of an effect after the decisions it waits for (`_proceed`, pending kind "then").
+_THEN = {
+    "arrival": _arrival_step,
+    "goblin_end": _goblin_end,
+    "bookworm_offer": _bookworm_offer,
+    "witch_reveal": _witch_reveal,
+    "yard_reward": _yard_reward,
+}
+
+# The special assistants whose power exists (X53-X65); a drafted special assistant joins its
+# owner's supply only once its power is here (`_assistants`).
+POWERS: frozenset[str] = frozenset(
+    {
+        "goblin",
+        "automaton",
+        "mummy",
+        "cube",
+        "sasquatch",
+        "bookworm",
+        "ghost",
+        "snowman",
+        "golem",
+        "wizard",
+        "witch",
+        "wisp",
+    }
+)
 
 
 # ------------------------------------------------------------------------------ the protocol
@@ -646,6 +1858,40 @@ def _free_slot(state: dict, tile: str) -> int | None:
     return None
 
 
+def _may_enter(state: dict, seat: int, assistant: str, tile: str) -> bool:
+    """X21's restrictions from the special assistants, for `seat`'s `assistant` ("standard" or
+    a special's id) on `tile`: the Snowman holds an instant location against every other
+    assistant (X61, X66), the Ghost never comes to the Hut (X35, X60), the Sasquatch goes only
+    where no opponent's assistant is (X58)."""
+    here = _occupants(state, tile)
+    snowman = any(entry["assistant"] == "snowman" for entry in here)
+    if snowman and LOCATIONS[tile].timing == "instant" and "snowman" in POWERS:
+        return False
+    if assistant == "ghost":
+        return tile != HUT
+    if assistant == "sasquatch":
+        return all(entry["seat"] == seat for entry in here)
+    return True
+
+
+def _ghost_shares(state: dict, tile: str) -> list[dict]:
+    """X60: the Ghost may share any occupied slot of an instant location, naming it."""
+    if LOCATIONS[tile].timing != "instant":
+        return []
+    return [
+        {"type": "place", "assistant": "special", "target": tile, "share": number}
+        for number, holder in enumerate(state["tiles"][tile]["slots"], start=1)
+        if holder is not None
+    ]
+
+
+def _open_bids(state: dict, tile: str) -> list[int]:
+    """X37: the bids (slot numbers) above the current one; none once slot 4 is taken."""
+    slots = state["tiles"][tile]["slots"]
+    current = max((number for number, h in enumerate(slots, start=1) if h is not None), default=0)
+    return [bid for bid in LOCATIONS[tile].slots(state["players"]) if bid > current]
+
+
 def _placements(state: dict, seat: int) -> list[dict]:
     """X21: every (assistant kind, target) the seat may place now."""
     record = state["seats"][seat]
@@ -656,17 +1902,25 @@ def _placements(state: dict, seat: int) -> list[dict]:
         kinds.append("special")
     actions = []
     for kind in kinds:
+        assistant = record["special_assistant"] if kind == "special" else "standard"
         for tile in state["locations"]["face_up"]:
-            if tile not in EFFECTS or _free_slot(state, tile) is None:
+            if tile not in EFFECTS or not _may_enter(state, seat, assistant, tile):
                 continue
-            if kind == "special" and record["special_assistant"] == "ghost" and tile == HUT:
-                continue  # X35, X60: the Ghost never comes to the Hut
+            shares = _ghost_shares(state, tile) if assistant == "ghost" else []
+            if _free_slot(state, tile) is None:
+                actions += shares
+                continue
             if _solo(state) and any(
                 holder is not None and holder["seat"] == seat
                 for holder in state["tiles"][tile]["slots"]
             ):
                 continue  # X83: one of your assistants per location at a time
+            if LOCATIONS[tile].bids:  # X37: the placement names a bid above the current one
+                place = {"type": "place", "assistant": kind, "target": tile}
+                actions += [{**place, "slot": bid} for bid in _open_bids(state, tile)]
+                continue
             actions.append({"type": "place", "assistant": kind, "target": tile})
+            actions += shares
         if len(record["home"]) < HOME_SPACES:
             actions.append({"type": "place", "assistant": kind, "target": "library"})
     return actions
@@ -685,13 +1939,16 @@ def legal_actions(state: dict, seat) -> list[dict]:
         return [{"type": "remove", "library": lib} for lib in state["libraries"]["pool"]]
     if kind == "solo_keep":
         return [{"type": "keep", "library": lib} for lib in state["libraries"]["pool"]]
+    if kind in _CHOICES:
+        return _CHOICES[kind](state, seat, top)
     if kind == "place":
         return _placements(state, seat)
-    if kind == "home":
-        actions = [{"type": "draw"}]
-        if record["hand"]:
+    if kind == "home":  # X22; X32: both home actions, part by part
+        parts = top.get("parts") or ("draw", "shelve")
+        actions = [{"type": "draw"}] if "draw" in parts else []
+        if record["hand"] and "shelve" in parts:
             actions.append({"type": "shelve"})
-        return actions + [{"type": "nothing"}]
+        return actions + [{"type": "nothing" if top.get("parts") is None else "done"}]
     if kind == "take_tile_card":
         cards = [entry["card"] for entry in state["tiles"][top["tile"]]["cards"]]
         return [{"type": "take", "card": card} for card in cards]
@@ -720,9 +1977,21 @@ def legal_actions(state: dict, seat) -> list[dict]:
         allowed = record["hand"] if top["cards"] is None else top["cards"]
         cards = [card for card in record["hand"] if card in allowed]
         return [{"type": "shelve", "card": card} for card in cards] + [{"type": "done"}]
-    if kind == "shelve_cell":
-        cells = bs.shelving_cells(record["bookshelf"])
-        return [{"type": "cell", "cell": list(cell)} for cell in cells]
+    if kind == "shelve_cell":  # X14; X56 the Mummy stacks, X63 the Wizard pushes (6n + 2)
+        shelf = record["bookshelf"]
+        actions = [{"type": "cell", "cell": list(cell)} for cell in bs.shelving_cells(shelf)]
+        if top.get("power") == "mummy":
+            actions += [
+                {"type": "stack", "cell": list(cell), "how": how}
+                for cell in bs.stacking_cells(shelf)
+                for how in ("on", "under")
+            ]
+        elif top.get("power") == "wizard":
+            actions += [
+                {"type": "push", "cell": list(cell), "direction": direction}
+                for cell, direction in bs.push_targets(shelf)
+            ]
+        return actions
     if kind == "solo_remove":
         return [{"type": "remove_tile", "tile": t} for t in state["locations"]["face_up"]]
     if kind == "flip":
@@ -818,9 +2087,9 @@ def _do_solo_keep(state: dict, seat: int, action: dict) -> None:
 
 
 def _do_place(state: dict, seat: int, action: dict) -> None:
-    """X20-X23: place one assistant from the supply; a standard one not yet placed this round
-    when there is one (X21). On the library: the home action (X22); on a tile: its instant
-    effect (X23 step 4)."""
+    """X20-X21: place one assistant from the supply, a standard one not yet placed this round
+    when there is one (X21); it arrives (X23) on the slot the action names (a Ghost sharing one,
+    X60; an Auction bid, X37) or on the lowest free one."""
     record = state["seats"][seat]
     if action["assistant"] == "special":
         assistant = record["special_assistant"]
@@ -833,25 +2102,25 @@ def _do_place(state: dict, seat: int, action: dict) -> None:
         record["placed_this_round"].append(assistant)
     state["turn"] = seat
     state["pending"].pop()
-    target = action["target"]
-    if target == "library":
-        record["home"].append(assistant)
-        _event(state, "placed", seat=seat, assistant=assistant, target="library")
-        _push(state, "home", seat=seat, rule="X22")
-        return
-    slot = _free_slot(state, target)
-    state["tiles"][target]["slots"][slot - 1] = {"seat": seat, "assistant": assistant}
-    _event(state, "placed", seat=seat, assistant=assistant, target=target, slot=slot)
-    EFFECTS[target](state, seat)
+    if "share" in action:
+        _arrive(state, seat, assistant, action["target"], action["share"], share=True)
+    else:
+        _arrive(state, seat, assistant, action["target"], action.get("slot"))
 
 
 def _do_home(state: dict, seat: int, action: dict) -> None:
-    """X22: draw 1 card, or shelve 1 card from hand (then which card and where), or nothing."""
-    state["pending"].pop()
+    """X22: draw 1 card, or shelve 1 card from hand (then which card and where), or nothing.
+    X32: for "both home actions", the part not yet taken is asked again, or done."""
+    top = state["pending"].pop()
+    rest = [part for part in top.get("parts") or () if part != action["type"]]
     if action["type"] == "draw":
-        _draw(state, seat, 1, "X22")
+        _draw(state, seat, 1, top["rule"])
+        if rest and state["seats"][seat]["hand"]:  # X87: the shelving needs a hand card
+            _push(state, "home", seat=seat, rule=top["rule"], parts=rest)
     elif action["type"] == "shelve":
-        _push(state, "shelve_card", seat=seat, cards=None, left=1, rule="X22")
+        if rest:  # under the shelving: asked once it is settled (X88)
+            _push(state, "home", seat=seat, rule=top["rule"], parts=rest)
+        _push(state, "shelve_card", seat=seat, cards=None, left=1, rule=top["rule"])
     else:
         _event(state, "home_nothing", seat=seat)
 
@@ -866,6 +2135,7 @@ def _do_take_tile_card(state: dict, seat: int, action: dict) -> None:
     tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
     state["seats"][seat]["hand"].append(card)
     _event(state, "took", seat=seat, tile=top["tile"], card=card, rule=top["rule"])
+    _gained(state, seat, [card])
     taken = top["taken"] + [card]
     if top["left"] > 1 and tile["cards"]:
         state["pending"].append({**top, "left": top["left"] - 1, "taken": taken})
@@ -894,6 +2164,7 @@ def _do_community_give(state: dict, seat: int, action: dict) -> None:
     tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
     state["seats"][other]["hand"].append(card)
     _event(state, "gave", seat=seat, to=other, card=card, tile="community", rule=top["rule"])
+    _gained(state, other, [card])
 
 
 def _do_discard_card(state: dict, seat: int, action: dict) -> None:
@@ -951,6 +2222,7 @@ def _do_cabin_take(state: dict, seat: int, action: dict) -> None:
         tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
         state["seats"][seat]["hand"].append(card)
         _event(state, "took", seat=seat, tile="cabin", card=card, rule=top["rule"])
+        _gained(state, seat, [card])
         taken.append(card)
         if _cabin_matches(state, top["category"]):
             state["pending"].append({**top, "taken": taken})
@@ -1004,16 +2276,28 @@ def _do_shelve_card(state: dict, seat: int, action: dict) -> None:
         hand = [c for c in state["seats"][seat]["hand"] if c != card]
         if any(cards is None or c in cards for c in hand):
             _push(state, "shelve_card", seat=seat, cards=cards, left=left, rule=top["rule"])
-    _push(state, "shelve_cell", seat=seat, card=card, rule=top["rule"])
+    power = _power(state, seat)  # X53: known now, while the effect's drivers are
+    _push(state, "shelve_cell", seat=seat, card=card, rule=top["rule"], power=power)
 
 
 def _do_shelve_cell(state: dict, seat: int, action: dict) -> None:
-    """X14: the chosen card goes face up into the chosen cell."""
+    """X14: the chosen card goes face up into the chosen cell; or the Mummy stacks it (X56: a
+    card put straight under is its owner's secret, X77), or the Wizard pushes (X63)."""
     top = state["pending"].pop()
     record = state["seats"][seat]
-    record["bookshelf"] = bs.shelve(record["bookshelf"], top["card"], action["cell"])
-    record["hand"].remove(top["card"])
-    _event(state, "shelved", seat=seat, card=top["card"], cell=action["cell"], rule=top["rule"])
+    card, cell = top["card"], action["cell"]
+    shelf = record["bookshelf"]
+    how = action.get("how")
+    if action["type"] == "push":
+        record["bookshelf"] = bs.push(shelf, card, cell, action["direction"])
+        how = action["direction"]
+    else:
+        record["bookshelf"] = bs.shelve(shelf, card, cell, how)
+    record["hand"].remove(card)
+    shown = {"secret_to": [seat], "secret": card} if how == "under" else {"card": card}
+    if how == "under":
+        record["hidden_under"].append(card)
+    _event(state, "shelved", seat=seat, cell=cell, how=how, rule=top["rule"], **shown)
 
 
 def _do_solo_remove(state: dict, seat: int, action: dict) -> None:
@@ -1044,6 +2328,14 @@ def _do_flip(state: dict, seat: int, action: dict) -> None:
 
 
 _DO = {
+    "cube": _do_cube,
+    "sasquatch": _do_sasquatch,
+    "goblin": _do_goblin,
+    "goblin_give": _do_goblin_give,
+    "wisp": _do_wisp,
+    "bookworm": _do_bookworm,
+    "witch": _do_witch,
+    "golem": _do_golem,
     "draft_take": _do_draft_take,
     "draft_remove": _do_draft_remove,
     "solo_keep": _do_solo_keep,
@@ -1062,6 +2354,54 @@ _DO = {
     "run_start": _do_run_start,
     "run_end": _do_run_end,
     "run_dest": _do_run_dest,
+    "auction_pay": _do_auction_pay,
+    "den_name": _do_den_name,
+    "lodge_part": _do_lodge_part,
+    "lodge_assistant": _do_lodge_assistant,
+    "lodge_shelf": _do_lodge_shelf,
+    "lodge_exchange": _do_lodge_exchange,
+    "lodge_swap": _do_lodge_swap,
+    "lodge_reshelve": _do_lodge_reshelve,
+    "dump_name": _do_dump_name,
+    "dump_take": _do_dump_take,
+    "tavern_pick": _do_tavern_pick,
+    "guild_assistant": _do_guild_assistant,
+    "guild_slot": _do_guild_slot,
+    "tax_pay": _do_tax_pay,
+    "tax_discard": _do_tax_discard,
+    "tax_take": _do_tax_take,
+    "yard_reveal": _do_yard_reveal,
+    "yard_claim": _do_yard_claim,
+}
+
+# What the decisions of the later locations offer, by kind (`legal_actions`).
+_CHOICES = {
+    "cube": _cube_choices,
+    "sasquatch": _sasquatch_choices,
+    "goblin": _goblin_choices,
+    "goblin_give": _goblin_give_choices,
+    "wisp": _wisp_choices,
+    "bookworm": _bookworm_choices,
+    "witch": _witch_choices,
+    "golem": _golem_choices,
+    "auction_pay": _auction_choices,
+    "den_name": _den_choices,
+    "lodge_part": _lodge_part_choices,
+    "lodge_assistant": _lodge_assistant_choices,
+    "lodge_shelf": _lodge_shelf_choices,
+    "lodge_exchange": _lodge_second_choices,
+    "lodge_swap": _lodge_second_choices,
+    "lodge_reshelve": _lodge_second_choices,
+    "dump_name": _dump_name_choices,
+    "dump_take": _dump_take_choices,
+    "tavern_pick": _tavern_choices,
+    "guild_assistant": _guild_assistant_choices,
+    "guild_slot": _guild_slot_choices,
+    "tax_pay": _tax_pay_choices,
+    "tax_discard": _tax_discard_choices,
+    "tax_take": _tax_take_choices,
+    "yard_reveal": _yard_reveal_choices,
+    "yard_claim": _yard_claim_choices,
 }
 
 
@@ -1082,13 +2422,18 @@ def events_for(state: dict, seat) -> list[dict]:
     return [_visible_event(event, seat) for event in state["events"]]
 
 
-def _view_bookshelf(shelf: dict, owner: bool) -> dict:
+def _view_bookshelf(shelf: dict, owner: bool, hidden: list[str]) -> dict:
     """X77: top cards are public; an under card only its owner knows (the Mummy may put a card
-    straight under another), so others see only that there is one."""
+    straight under another), so others see only that there is one; a card put straight under
+    stays its owner's secret once left alone face down in its cell (X90.3)."""
     if owner:
         return _copy(shelf)
     return {
-        key: {**stack, "under": None if stack["under"] is None else "hidden"}
+        key: {
+            "top": "hidden" if not stack["up"] and stack["top"] in hidden else stack["top"],
+            "up": stack["up"],
+            "under": None if stack["under"] is None else "hidden",
+        }
         for key, stack in shelf.items()
     }
 
@@ -1118,7 +2463,9 @@ def view(state: dict, seat) -> dict:
                 "home": list(record["home"]),
                 "set_aside": list(record["set_aside"]),
                 "placed_this_round": list(record["placed_this_round"]),
-                "bookshelf": _view_bookshelf(record["bookshelf"], mine or over),
+                "bookshelf": _view_bookshelf(
+                    record["bookshelf"], mine or over, record["hidden_under"]
+                ),
                 "shelved_count": bs.shelved_count(record["bookshelf"]),
                 "hand": list(record["hand"]) if mine or over else None,
                 "hand_size": len(record["hand"]),
@@ -1138,6 +2485,8 @@ def view(state: dict, seat) -> dict:
             "slots": _copy(record["slots"]),
             "looked": list(looked),
         }
+        if "revealed" in record:  # X77: the Tavern's and the Yard Sale's revealed cards
+            tiles[tile]["revealed"] = list(record["revealed"])
     locations = state["locations"]
     libraries = state["libraries"]
     solo = None
@@ -1164,6 +2513,13 @@ def view(state: dict, seat) -> dict:
             pending["rule"] = top["rule"]
         if top["kind"] in ("run_end", "run_dest"):  # public: the bookshelf's top cards are
             pending.update({k: _copy(v) for k, v in top.items() if k in ("start", "end")})
+        # Public too (X77): names given, the seller, a bookshelf cell, the category searched.
+        public = ("names", "seller", "cell", "category")
+        # The powers' (X77): the Cube's owner, the tile, the Goblin's victims left and whom a
+        # victim gives to, the Witch's revealed card.
+        public += ("owner", "tile", "victims", "to", "revealed")
+        if top["kind"] in _CHOICES:
+            pending.update({k: _copy(v) for k, v in top.items() if k in public})
     discard = state["discard"]
     return {
         "version": state["version"],
@@ -1332,14 +2688,31 @@ def redraw_hidden(state: dict, seat, rng: random.Random) -> dict:
         for i, entry in enumerate(new["tiles"][tile]["cards"])
         if not entry["up"]
     ]
-    pool = list(new["deck"]) + [c for r in others for c in r["hand"]]
+    # X51: revealed hand cards are known to all and stay where they are.
+    shown = {card for record in new["tiles"].values() for card in record.get("revealed", [])}
+    pool = list(new["deck"]) + [c for r in others for c in r["hand"] if c not in shown]
     pool += [new["tiles"][tile]["cards"][i]["card"] for tile, i in face_down]
+    # X56, X77: a card another seat's Mummy put straight under another is its secret, under its
+    # stack or left alone face down (X90.3).
+    entombed = [
+        (record, stack, place)
+        for record in others
+        for stack in record["bookshelf"].values()
+        for place in ("top", "under")
+        if stack[place] in record["hidden_under"] and (place == "under" or not stack["up"])
+    ]
+    pool += [stack[place] for _, stack, place in entombed]
     rng.shuffle(pool)
     for record in others:
-        size = len(record["hand"])
-        record["hand"], pool = pool[:size], pool[size:]
+        kept = [card for card in record["hand"] if card in shown]
+        size = len(record["hand"]) - len(kept)
+        record["hand"], pool = kept + pool[:size], pool[size:]
     for tile, i in face_down:
         new["tiles"][tile]["cards"][i]["card"] = pool.pop()
+    for record, stack, place in entombed:
+        hidden = record["hidden_under"]
+        where = hidden.index(stack[place])
+        stack[place] = hidden[where] = pool.pop()
     new["deck"] = pool
     categories = [r["focus"] for r in others] + list(new["categories_out"])
     if new["solo"] is not None:
