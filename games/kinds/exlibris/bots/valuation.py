@@ -1,0 +1,236 @@
+"""What the Greedy thinks a bookshelf, a card and a category are worth, from one seat's view.
+
+A bookshelf is worth its lines of the inspection form (spec §10), computed by the engine's own
+`scoring` functions on the bookshelf the view shows: A1 (cards out of alphabetical order are
+lost), B1 stability, B2 Prominent (against the other bookshelves' face-up counts, or the Public
+Library's in solo), B3 Banned, B4 diversity and B5 the seat's focus. Mid-game the form misses
+what is still to come, so a little shaping is added: a share of the alphabet that still fits a
+free cell without breaking the order (so cards are spread to leave room), a small worth per card
+and book (more books feed B4 later), and part of the next B4 step. In the final round only the
+form counts. In solo, a card also counts for what it would give the Public Library (X84): taking
+it off a tile denies it, discarding it or ending with it in hand feeds it.
+"""
+
+import random
+from bisect import bisect_left
+
+from games.engine.exlibris import bookshelf as bs
+from games.engine.exlibris import scoring
+from games.engine.exlibris.cards import CARD_IDS, CARDS, CATEGORIES
+
+from .memory import public_library
+
+# A card's place in the whole alphabet (X3 order), from 0 to 1.
+RANK = {card: i / (len(CARD_IDS) - 1) for i, card in enumerate(CARD_IDS)}
+
+FLEXIBILITY = 5.0  # times the share of the alphabet some free cell still takes in order (A1)
+CARD_WORTH = 0.5  # per card shelved (B1 and the end trigger, X67, grow with it)
+BOOK_WORTH = 0.3  # per face-up book outside Banned (B4, B5 and B2 grow with books)
+SCARCE_STEP = 0.6  # per non-Banned category above the scarcest one (half-way to the next B4 step)
+PROMINENT_BOOK = 0.8  # per Prominent book, beyond the B2 place it earns now
+HAND_BASE = 0.6  # a card kept in hand mid-game: a later shelving
+HAND_SHARE = 0.4  # plus this share of what shelving it now would gain
+FINAL_HAND = -0.05  # a card left in hand at the end: only a tie-break against it (X76)
+LIBRARY_BOOK = 0.5  # solo: what a non-Banned book is worth to the Public Library (B4, B5, X84)
+DRAW_SAMPLES = 6  # unseen cards tried to price a blind draw
+NEAREST_CELLS = 4  # cells tried for a card that keeps the order nowhere
+
+
+class Outlook:
+    """One seat's position as its view shows it, with the values the Greedy decides on."""
+
+    def __init__(self, view: dict, memory: dict | None, rng: random.Random):
+        self.view, self.rng = view, rng
+        self.me = view["seat"]
+        record = view["seats"][self.me]
+        self.record = record
+        self.shelf = record["bookshelf"]
+        self.hand = list(record["hand"] or [])
+        self.focus = record["focus"]
+        self.prominent, self.banned = view["prominent"], view["banned"]
+        self.solo = view["players"] == 1
+        self.final = view["final_round"]
+        if self.solo:
+            library = public_library(view, memory)
+            self.rival_prominent = [scoring.book_counts(library)[self.prominent]]
+        else:
+            self.rival_prominent = [
+                scoring.category_counts(scoring.alphabetical(seat["bookshelf"])[0])[self.prominent]
+                for seat in view["seats"]
+                if seat["seat"] != self.me
+            ]
+        self.base = self.value(self.shelf)
+        # A1 never turns a card back up when one is added (the last key kept only grows), so
+        # its flips of this bookshelf can be made once for every shelving tried (X69).
+        self.kept = scoring.alphabetical(self.shelf)[0]
+        self.spans = spans(self.kept)
+        self._gains: dict[str, tuple[float, tuple | None]] = {}
+        self._draw_value: float | None = None
+
+    # ---------------------------------------------------------------- the form, and shaping
+
+    def b2(self, prominent_books: int) -> int:
+        """X72 (solo X84): the Prominent points these books would earn against the rivals."""
+        if self.solo:
+            rival = self.rival_prominent[0]
+            return scoring.SOLO_PROMINENT_POINTS if prominent_books > rival else 0
+        return scoring.prominent_points([prominent_books, *self.rival_prominent])[0]
+
+    def form_points(self, counts: dict) -> int:
+        """B2 to B5 from A2's counts (X72-X75)."""
+        return (
+            self.b2(counts[self.prominent])
+            + scoring.banned_points(counts, self.banned)
+            + scoring.diversity(counts, self.banned)
+            + scoring.focus_points(counts, self.focus)
+        )
+
+    def counts_worth(self, counts: dict) -> float:
+        """The form's B2-B5 plus, mid-game, the shaping for books still to come."""
+        points = self.form_points(counts)
+        if self.final:
+            return points
+        allowed = [n for category, n in counts.items() if category != self.banned]
+        scarcest = min(allowed)
+        return (
+            points
+            + BOOK_WORTH * sum(allowed)
+            + SCARCE_STEP * sum(1 for n in allowed if n > scarcest)
+            + PROMINENT_BOOK * counts[self.prominent]
+        )
+
+    def value(self, shelf: dict) -> float:
+        """A bookshelf's worth: its form after A1 (X69), plus mid-game shaping."""
+        kept, _ = scoring.alphabetical(shelf)
+        counts = scoring.category_counts(kept)
+        worth = scoring.stability(kept) + self.counts_worth(counts)
+        if not self.final:
+            worth += CARD_WORTH * len(shelf) + FLEXIBILITY * flexibility(kept)
+        return worth
+
+    def final_total(self, shelf: dict, flips) -> int:
+        """X68-X75: the seat's total if the game ended now with these pre-flips."""
+        for cell in flips:
+            shelf = bs.flip_down(shelf, cell)
+        kept, _ = scoring.alphabetical(shelf)
+        return scoring.stability(kept) + self.form_points(scoring.category_counts(kept))
+
+    # ---------------------------------------------------------------- cards and categories
+
+    def best_cell(self, card: str, shelf: dict | None = None) -> tuple[float, tuple | None]:
+        """(what shelving `card` gains at its best free cell, that cell) on this bookshelf.
+
+        Only the cells where it keeps the alphabetical order (X69) are tried, or when there is
+        none the few whose neighbours' keys come nearest to its own."""
+        if shelf is None and card in self._gains:
+            return self._gains[card]
+        base = self.base if shelf is None else self.value(shelf)
+        target = self.kept if shelf is None else scoring.alphabetical(shelf)[0]
+        free = self.spans if shelf is None else spans(target)
+        rank = RANK[card]
+        cells = [cell for cell, low, high in free if low < rank < high]
+        if not cells:
+            nearest = sorted(free, key=lambda span: max(span[1] - rank, rank - span[2]))
+            cells = [cell for cell, _, _ in nearest[:NEAREST_CELLS]]
+        best = (float("-inf"), None)
+        for cell in cells:
+            gain = self.value(with_card(target, card, cell)) - base
+            if gain > best[0]:
+                best = (gain, cell)
+        if shelf is None:
+            self._gains[card] = best
+        return best
+
+    def gain(self, card: str) -> float:
+        return self.best_cell(card)[0]
+
+    def hand_value(self, card: str) -> float:
+        """A card kept in hand: a later shelving mid-game; at the end, a small loss (in solo,
+        what it gives the Public Library, X84)."""
+        if self.final:
+            return -self.library_gain(card) if self.solo else FINAL_HAND
+        return HAND_BASE + HAND_SHARE * max(0.0, self.gain(card))
+
+    def library_gain(self, card: str) -> float:
+        """Solo: what the card gives the Public Library once discarded or left on a tile at
+        Resolution (X25, X84): its books (B4, its unknown focus), less its Banned ones (B3)."""
+        if not self.solo:
+            return 0.0
+        books = CARDS[card].books
+        return LIBRARY_BOOK * sum(book != self.banned for book in books) - books.count(self.banned)
+
+    def take_value(self, card: str | None, shelvable: bool = True) -> float:
+        """A card coming to hand, shelved at once when the effect allows and it pays; in solo a
+        card taken off a tile is one the Public Library will not get (X25)."""
+        if card is None:
+            return self.draw_value()
+        kept = self.hand_value(card)
+        return (max(kept, self.gain(card)) if shelvable else kept) + self.library_gain(card)
+
+    def draw_value(self) -> float:
+        """A blind draw: the mean worth in hand of a few cards this seat has not seen."""
+        if self._draw_value is None:
+            unseen = sorted(set(CARD_IDS) - seen_cards(self.view))
+            sample = self.rng.sample(unseen, min(DRAW_SAMPLES, len(unseen)))
+            values = [self.hand_value(card) for card in sample]
+            self._draw_value = sum(values) / len(values) if values else 0.0
+        return self._draw_value
+
+    def category_worth(self, category: str) -> float:
+        """What one more face-up book of `category` adds to B2-B5 and their shaping."""
+        kept, _ = scoring.alphabetical(self.shelf)
+        counts = scoring.category_counts(kept)
+        more = {**counts, category: counts[category] + 1}
+        return self.counts_worth(more) - self.counts_worth(counts)
+
+
+def with_card(shelf: dict, card: str, cell) -> dict:
+    """`shelf` with `card` face up in the free cell `cell` (one of `bs.shelving_cells`)."""
+    return {**shelf, bs.cell_key(cell): {"top": card, "up": True, "under": None}}
+
+
+def spans(kept: dict) -> list[tuple[tuple, float, float]]:
+    """(free cell, low, high) for every free cell of a bookshelf after A1: a card whose rank
+    lies strictly between low and high keeps the alphabetical order there (X17, X69)."""
+    order = sorted(
+        (bs.parse_key(key), RANK[stack["top"]]) for key, stack in kept.items() if stack["up"]
+    )
+    up = [cell for cell, _ in order]
+    ranks = [rank for _, rank in order]
+    found = []
+    for cell in bs.shelving_cells(kept):
+        i = bisect_left(up, cell)
+        found.append((cell, ranks[i - 1] if i else 0.0, ranks[i] if i < len(ranks) else 1.0))
+    return found
+
+
+def flexibility(kept: dict) -> float:
+    """The share of the alphabet (0 to 1) that some free cell takes in order."""
+    covered, reach = 0.0, 0.0
+    for low, high in sorted((low, high) for _, low, high in spans(kept)):
+        low = max(low, reach)
+        if high > low:
+            covered += high - low
+            reach = high
+    return covered
+
+
+def seen_cards(view: dict) -> set[str]:
+    """Every card whose place this view shows: hands it may read, top cards, tiles, discards."""
+    seen = set(view["discard"])
+    for seat in view["seats"]:
+        seen.update(seat["hand"] or ())
+        for stack in seat["bookshelf"].values():
+            seen.add(stack["top"])
+            if stack["under"] not in (None, "hidden"):
+                seen.add(stack["under"])
+    for tile in view["tiles"].values():
+        seen.update(entry["card"] for entry in tile["cards"] if entry["card"])
+    return seen
+
+
+# The share of the deck's cards holding at least one book of each category (X3).
+CATEGORY_SHARE = {
+    category: sum(category in card.books for card in CARDS.values()) / len(CARDS)
+    for category in CATEGORIES
+}
