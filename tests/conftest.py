@@ -25,17 +25,25 @@ def empty_cache():
     cache.clear()
 
 
-# Tests of the pure rules engines and bots: no database, no channel layer, no settings. They
-# give the same answer against any services, so `make test-services` deselects them (-m "not
-# pure") and they run once, in `make test`.
-PURE_TEST_DIRS = ("engine", "exlibris", "bots")
+# Tests of the pure rules engines and bots (folders and files under tests/): no database, no
+# channel layer, no settings. They give the same answer against any services, so `make
+# test-services` deselects them (-m "not pure") and they run once, in `make test`.
+PURE_TESTS = (
+    "engine",
+    "exlibris",
+    "bots",
+    "kinds/test_conformance.py",
+    "kinds/test_golden.py",
+    "kinds/test_one_fold.py",
+    "kinds/test_engine_purity.py",
+)
 SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client"}
 
 
 def pytest_itemcollected(item):
     """Marks the pure tests (before `-m` selects), refusing one that asks for a service."""
     tests = item.config.rootpath / "tests"
-    if any(item.path.is_relative_to(tests / name) for name in PURE_TEST_DIRS):
+    if any(item.path.is_relative_to(tests / name) for name in PURE_TESTS):
         services = SERVICE_FIXTURES.intersection(item.fixturenames)
         if services or item.get_closest_marker("django_db"):
             raise pytest.UsageError(

@@ -520,7 +520,7 @@ def shelve_cards_into(state, seat, count):
 @pytest.mark.parametrize("players,variant,threshold", [(2, "standard", 16), (4, "long", 15)])
 def test_x67_the_end_trigger_makes_the_next_round_final(players, variant, threshold):
     """X67, X80: a shelved count at the threshold at Restoration makes the next round the final
-    one; it is played through Resolution, then the pre-flip (X68) and no Restoration."""
+    one; it is played through Resolution, then the pre-flip (X68) and no Restoration (X18)."""
     state = placement_state(players=players, seed=23, variant=variant)
     shelve_cards_into(state, 1, threshold - 1)
     state = play_round_doing_nothing(state)

@@ -47,10 +47,19 @@ def golden_cases(engine) -> list[tuple[str, int, str, dict]]:
     return cases
 
 
+# Modes a kind sets with an option that is not a switch, beyond `golden_cases`: Ex Libris solo
+# at each difficulty (X85).
+EXTRA_CASES = {
+    "exlibris": [
+        (f"standard-1p-difficulty{level}", 1, "standard", {"difficulty": level})
+        for level in range(1, 8)
+    ],
+}
+
 CASES = [
     pytest.param(slug, engine, *case, id=f"{slug}-{case[0]}")
     for slug, engine in ENGINES.items()
-    for case in golden_cases(engine)
+    for case in [*golden_cases(engine), *EXTRA_CASES.get(slug, [])]
 ]
 
 
