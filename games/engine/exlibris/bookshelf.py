@@ -29,19 +29,42 @@ class IllegalAction(ValueError):
 # ---------------------------------------------------------------------------- cells and keys
 
 
+# The keys and cells met so far, both ways: a bookshelf is read and rebuilt at every step, and
+# its cells stay within a few rows and columns, so parsing and formatting each once pays.
+_KEY_CELLS: dict[str, Cell] = {}
+_CELL_KEYS: dict[Cell, str] = {}
+_MEMO_SIZE = 4096  # far more cells than a game uses; past it keys are simply not remembered
+
+
 def cell_key(cell: Sequence[int]) -> str:
     """The dict key of a cell: "row,col"."""
-    row, col = as_cell(cell)
-    return f"{row},{col}"
+    return _key(as_cell(cell))
+
+
+def _key(cell: Cell) -> str:
+    """`cell_key` of a cell already checked (a pair of ints)."""
+    key = _CELL_KEYS.get(cell)
+    if key is None:
+        key = f"{cell[0]},{cell[1]}"
+        if len(_CELL_KEYS) < _MEMO_SIZE:
+            _CELL_KEYS[cell] = key
+    return key
 
 
 def parse_key(key: str) -> Cell:
     """The cell a key names; IllegalAction for anything but "row,col" with two integers."""
     try:
+        return _KEY_CELLS[key]
+    except (KeyError, TypeError):
+        pass
+    try:
         row, col = key.split(",")
-        return int(row), int(col)
+        cell = int(row), int(col)
     except (AttributeError, ValueError):
         raise IllegalAction(f"X12: {key!r} does not name a cell (row,col)") from None
+    if type(key) is str and len(_KEY_CELLS) < _MEMO_SIZE:
+        _KEY_CELLS[key] = cell
+    return cell
 
 
 def as_cell(cell) -> Cell:
@@ -57,11 +80,17 @@ def as_cell(cell) -> Cell:
 
 def _build(stacks: dict[Cell, dict]) -> dict:
     """A bookshelf from cell -> stack, its keys in reading order (so its JSON is canonical)."""
-    return {cell_key(cell): stacks[cell] for cell in sorted(stacks)}
+    return {_key(cell): stacks[cell] for cell in sorted(stacks)}
 
 
 def _stacks(shelf: dict) -> dict[Cell, dict]:
     return {parse_key(key): stack for key, stack in shelf.items()}
+
+
+def _cells(shelf: dict) -> list[Cell]:
+    """The occupied cells in the bookshelf's key order (reading order for one `_build` made)."""
+    known = _KEY_CELLS
+    return [known[key] if key in known else parse_key(key) for key in shelf]
 
 
 # ---------------------------------------------------------------------------- reading
@@ -72,9 +101,18 @@ def empty() -> dict:
     return {}
 
 
+def _in_reading_order(cells: list[Cell], shelf: dict) -> list[tuple[Cell, dict]]:
+    """(cell, stack) pairs of a bookshelf in reading order (X17), given its `_cells`."""
+    return sorted(zip(cells, shelf.values(), strict=True), key=_first)
+
+
+def _first(pair: tuple):
+    return pair[0]
+
+
 def occupied(shelf: dict) -> set[Cell]:
     """The occupied cells."""
-    return {parse_key(key) for key in shelf}
+    return set(_cells(shelf))
 
 
 def reading_order(shelf: dict) -> list[Cell]:
@@ -106,12 +144,16 @@ def entombed_count(shelf: dict) -> int:
 def cards(shelf: dict) -> list[str]:
     """Every card in the bookshelf, top then under, cells in reading order."""
     found = []
-    for cell in reading_order(shelf):
-        stack = stack_at(shelf, cell)
+    for _, stack in _in_reading_order(_cells(shelf), shelf):
         found.append(stack["top"])
         if stack["under"] is not None:
             found.append(stack["under"])
     return found
+
+
+def _holds(shelf: dict, card: str) -> bool:
+    """Whether `card` is in the bookshelf (`card in cards(shelf)`, without listing them)."""
+    return any(stack["top"] == card or stack["under"] == card for stack in shelf.values())
 
 
 def runs(shelf: dict, row: int) -> list[tuple[int, int]]:
@@ -202,19 +244,19 @@ def shelving_cells(shelf: dict) -> list[Cell]:
         return [(0, 0)]
     rows = [row for row, _ in taken]
     low, high = min(rows), max(rows)
-    found = set()
-    for row, col in taken:
-        for d_row, d_col in NEIGHBOURS:
-            cell = (row + d_row, col + d_col)
-            if cell not in taken and max(high, cell[0]) - min(low, cell[0]) <= MAX_ROW_SPAN:
-                found.add(cell)
-    return sorted(found)
+    around = set()
+    for cell in taken:
+        around.update(_around(cell))
+    return sorted(
+        cell for cell in around - taken if max(high, cell[0]) - min(low, cell[0]) <= MAX_ROW_SPAN
+    )
 
 
 def stacking_cells(shelf: dict) -> list[Cell]:
     """X56: the cells a Mummy-driven shelving may stack onto (on top or underneath): those
     holding exactly one card, a formerly entombed card left alone included (X90.3)."""
-    return [cell for cell in reading_order(shelf) if stack_at(shelf, cell)["under"] is None]
+    stacks = _in_reading_order(_cells(shelf), shelf)
+    return [cell for cell, stack in stacks if stack["under"] is None]
 
 
 def shelve(shelf: dict, card: str, cell, stack: str | None = None) -> dict:
@@ -227,7 +269,7 @@ def shelve(shelf: dict, card: str, cell, stack: str | None = None) -> dict:
     cell = as_cell(cell)
     if not isinstance(card, str):
         raise IllegalAction(f"X14: {card!r} is not a card")
-    if card in cards(shelf):
+    if _holds(shelf, card):
         raise IllegalAction(f"X3: card {card} is already in the bookshelf")
     stacks = _stacks(shelf)
     if stack is None:
@@ -256,12 +298,63 @@ def shelve(shelf: dict, card: str, cell, stack: str | None = None) -> dict:
 def removable_cells(shelf: dict) -> list[Cell]:
     """X15: cells whose top card may leave, in reading order: any 2-stack (its under card stays),
     and a single card when the rest of the bookshelf stays connected."""
-    taken = occupied(shelf)
-    return [
-        cell
-        for cell in reading_order(shelf)
-        if stack_at(shelf, cell)["under"] is not None or _connected(taken - {cell})
-    ]
+    cells = _cells(shelf)
+    if not cells:
+        return []
+    taken = set(cells)
+    stacks = _in_reading_order(cells, shelf)
+    cut = _cut_cells(taken)  # on a connected bookshelf, the cells whose card would split it
+    if cut is None:  # never a bookshelf in play (X13): each cell is tried
+        return [
+            cell
+            for cell, stack in stacks
+            if stack["under"] is not None or _connected(taken - {cell})
+        ]
+    return [cell for cell, stack in stacks if stack["under"] is not None or cell not in cut]
+
+
+def _cut_cells(cells: set[Cell]) -> set[Cell] | None:
+    """The cells whose removal splits the non-empty `cells` (the articulation points of the grid
+    graph), or None when `cells` are not connected: one depth-first search with Tarjan's low
+    links, instead of a connectivity test per cell."""
+    start = min(cells)
+    depth = {start: 0}
+    low = {start: 0}
+    cut = set()
+    root_children = 0
+    path = [(start, None, _around(start))]
+    while path:
+        cell, parent, todo = path[-1]
+        for nxt in todo:
+            if nxt not in cells:
+                continue
+            if nxt not in depth:
+                depth[nxt] = low[nxt] = len(depth)
+                path.append((nxt, cell, _around(nxt)))
+                break
+            if nxt != parent and depth[nxt] < low[cell]:
+                low[cell] = depth[nxt]
+        else:
+            path.pop()
+            if parent is None:
+                continue
+            if low[cell] < low[parent]:
+                low[parent] = low[cell]
+            if parent == start:
+                root_children += 1
+            elif low[cell] >= depth[parent]:
+                cut.add(parent)
+    if len(depth) < len(cells):
+        return None
+    if root_children > 1:
+        cut.add(start)
+    return cut
+
+
+def _around(cell: Cell):
+    """An iterator over a cell's 4 neighbours (X13: orthogonal contact)."""
+    row, col = cell
+    return iter(((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)))
 
 
 def remove(shelf: dict, cell) -> tuple[dict, str]:
@@ -277,6 +370,12 @@ def remove(shelf: dict, cell) -> tuple[dict, str]:
     if old["under"] is not None:
         stacks[cell] = {"top": old["under"], "up": False, "under": None}
     return _build(stacks), old["top"]
+
+
+def face_up_cells(shelf: dict) -> list[Cell]:
+    """X68: the cells whose top card is face up (a pre-flip may name them), in reading order."""
+    stacks = _in_reading_order(_cells(shelf), shelf)
+    return [cell for cell, stack in stacks if stack["up"]]
 
 
 def flip_down(shelf: dict, cell) -> dict:
@@ -458,7 +557,7 @@ def push(shelf: dict, card: str, target, direction: str) -> dict:
     _direction(direction)
     if not isinstance(card, str):
         raise IllegalAction(f"X14: {card!r} is not a card")
-    if card in cards(shelf):
+    if _holds(shelf, card):
         raise IllegalAction(f"X3: card {card} is already in the bookshelf")
     if (target, direction) not in push_targets(shelf):
         raise IllegalAction(
@@ -505,7 +604,7 @@ def swap_with_hand(shelf: dict, cell, card: str) -> tuple[dict, str]:
         raise IllegalAction(f"X42: no card at {cell}")
     if not isinstance(card, str):
         raise IllegalAction(f"X42: {card!r} is not a card")
-    if card in cards(shelf):
+    if _holds(shelf, card):
         raise IllegalAction(f"X3: card {card} is already in the bookshelf")
     stacks = _stacks(shelf)
     stacks[cell] = {"top": card, "up": True, "under": old["under"]}
