@@ -573,9 +573,11 @@ def at_home(state, seat):
 
 
 def test_x49_a_home_assistant_takes_an_opponents_slot_and_the_instant_effect_applies():
-    """X49, X87: which home assistant (standard here), then which slot: only slots held by an
-    opponent, never one's own nor the Guild's. X23: the opponent's assistant goes back to its
-    supply (X24), the home space is freed, and the Bookshop's effect applies for the mover."""
+    """X49, X87: which home assistant (standard here), then which slot of a location holding an
+    opponent's assistant: one an opponent holds, or a free one its gate allows (the Flea
+    Market's slot 2, not its slot 3 gated at 4 players), never one's own nor the Guild's. X23:
+    the opponent's assistant goes back to its supply (X24), the home space is freed, and the
+    Bookshop's effect applies for the mover."""
     state = placement_state(players=3, seed=110)
     active = only(state)
     left, right = (active + 1) % 3, (active + 2) % 3
@@ -593,6 +595,7 @@ def test_x49_a_home_assistant_takes_an_opponents_slot_and_the_instant_effect_app
     assert E.legal_actions(state, active) == [
         {"type": "slot", "tile": "bookshop", "slot": 1},
         {"type": "slot", "tile": "flea", "slot": 1},
+        {"type": "slot", "tile": "flea", "slot": 2},
     ]
     supply = list(state["seats"][left]["supply"])
     lots = tile_cards(state, "bookshop")
@@ -607,8 +610,9 @@ def test_x49_a_home_assistant_takes_an_opponents_slot_and_the_instant_effect_app
 
 
 def test_x49_on_a_delayed_tile_the_newcomer_holds_the_slot_and_its_bid_until_resolution():
-    """X49 (A-10): at the Auction House the newcomer takes over the bid of the slot (2) and
-    is resolved there: it pays 2 cards and takes the lots."""
+    """X49 (A-10): at the Auction House the newcomer takes over the bid of the slot (2), the
+    only one offered there (a free bid would make a second bidder, X37), and is resolved there:
+    it pays 2 cards and takes the lots."""
     state = placement_state(players=2, seed=111)
     active = only(state)
     other = 1 - active
@@ -618,6 +622,7 @@ def test_x49_on_a_delayed_tile_the_newcomer_holds_the_slot_and_its_bid_until_res
     at_home(state, active)
     state, _ = visit(state, "guild")
     state = act(state, active, {"type": "assistant", "assistant": "standard"})
+    assert E.legal_actions(state, active) == [{"type": "slot", "tile": "auction", "slot": 2}]
     state = act(state, active, {"type": "slot", "tile": "auction", "slot": 2})
     assert state["tiles"]["auction"]["slots"][1]["seat"] == active
     assert pending_kind(state) == "place"  # a delayed effect waits
@@ -846,7 +851,7 @@ def test_x86_random_games_visit_the_later_locations_and_keep_every_card():
     from .test_engine import playout
 
     visited, asked = set(), set()
-    for players, seed in ((2, 120), (3, 121), (4, 122), (4, 123), (3, 124), (2, 125)):
+    for players, seed in ((2, 120), (3, 121), (4, 122), (4, 123), (3, 124), (2, 125), (2, 126)):
         state, moves = playout(players, "standard", seed)
         for step in E.steps(E.setup_of(state), moves):
             visited |= {e["target"] for e in step["events"] if e["type"] == "placed"}

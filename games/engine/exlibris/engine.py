@@ -1214,16 +1214,23 @@ def _guild_kinds(state: dict, seat: int) -> list[str]:
 
 
 def _guild_slots(state: dict, seat: int, assistant: str) -> list[dict]:
-    """X49: every slot held by an opponent's assistant, on any location but the Guild; the
-    Snowman's block and the Sasquatch's restriction do not apply (X66), the Hut's ban on the
-    Ghost does (X35)."""
-    return [
-        {"type": "slot", "tile": tile, "slot": number}
-        for tile in state["locations"]["face_up"]
-        if tile != "guild" and not (assistant == "ghost" and tile == HUT)
-        for number, holder in enumerate(state["tiles"][tile]["slots"], start=1)
-        if holder is not None and holder["seat"] != seat
-    ]
+    """X49: a slot of a location (not the Guild) holding at least one opponent's assistant, a
+    sharing Ghost included (X60): one an opponent holds, or a free one its gate allows (X4),
+    never one of yours. At the Auction House only a held bid, which the newcomer takes over
+    (A-10): a free one would make a second bidder (X37). The Snowman's block and the
+    Sasquatch's restriction do not apply (X66), the Hut's ban on the Ghost does (X35)."""
+    found = []
+    for tile in state["locations"]["face_up"]:
+        if tile == "guild" or (assistant == "ghost" and tile == HUT):
+            continue
+        if all(entry["seat"] == seat for entry in _occupants(state, tile)):
+            continue
+        location, slots = LOCATIONS[tile], state["tiles"][tile]["slots"]
+        for number in location.slots(state["players"]):
+            holder = slots[number - 1]
+            if holder is None and not location.bids or holder and holder["seat"] != seat:
+                found.append({"type": "slot", "tile": tile, "slot": number})
+    return found
 
 
 def _guild_assistant_choices(state: dict, seat: int, top: dict) -> list[dict]:
