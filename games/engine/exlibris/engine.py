@@ -10,13 +10,13 @@ cell) and resolve depth-first in rule order (X88). Chance comes only from the se
 `setup.deal`, and every later shuffle (X19, X31) draws from a generator seeded by the seed and a
 counter kept in the state, so `replay` rebuilds a game.
 
-What this step covers: the library draft (X8) and the solo keep-1-of-2 (X82); the round of §4
+What it covers: the library draft (X8) and the solo keep-1-of-2 (X82); the round of §4
 (X18–X28: Preparation, Placement with slot gates, Resolution in tile order, Restoration and the
 permanent row), deck exhaustion (X31), home actions (X22), the end trigger and round cap (X67,
 X89), the solo rounds' frame (X83: hints, the difficulty's discards, the clean-up), the secret
 simultaneous pre-scoring flip (X68), and `result` through `scoring.inspect` (X69–X76, X84).
 
-Growing tables (the next steps fill them in):
+Its tables and the machinery around them (docs/exlibris.md has the whole reference):
 - `EFFECTS`: every location's effect at arrival (X23 step 4), all 18 tiles (X35-X52); a delayed
   tile's (the Auction House X37, the Town Dump X45, the Friendly Tavern X46) does nothing then,
   its effect being in `DELAYED`, run at Resolution step (a) once per visit (X25, X26).
