@@ -63,10 +63,15 @@ def play_one(num_players: int, seed: int, policy) -> int:
 
 
 def measure(num_players: int, seconds: float, policy=uniform) -> dict:
+    return timed_games(num_players, seconds, lambda seed: play_one(num_players, seed, policy))
+
+
+def timed_games(num_players: int, seconds: float, play) -> dict:
+    """Games played by `play(seed) -> actions` for `seconds` of CPU, seeds 0, 1, 2…: the row."""
     games = actions = 0
     start = time.process_time()
     while (elapsed := time.process_time() - start) < seconds:
-        actions += play_one(num_players, games, policy)
+        actions += play(games)
         games += 1
     return {
         "players": num_players,
@@ -196,18 +201,7 @@ def _note_list(listed: dict, state: dict, seat: int, size: int) -> None:
 
 
 def measure_exlibris(players: int, seconds: float, variant: str = "standard") -> dict:
-    games = actions = 0
-    start = time.process_time()
-    while (elapsed := time.process_time() - start) < seconds:
-        actions += play_exlibris(players, games, variant)
-        games += 1
-    return {
-        "players": players,
-        "games": games,
-        "actions_per_game": actions / games,
-        "games_per_s": games / elapsed,
-        "us_per_action": elapsed / actions * 1e6,
-    }
+    return timed_games(players, seconds, lambda seed: play_exlibris(players, seed, variant))
 
 
 def list_sizes(players_list: list[int], games: int, variant: str) -> dict:

@@ -53,16 +53,17 @@ def _key(cell: Cell) -> str:
 
 def parse_key(key: str) -> Cell:
     """The cell a key names; IllegalAction for anything but "row,col" with two integers."""
-    try:
-        return _KEY_CELLS[key]
-    except (KeyError, TypeError):
-        pass
+    if type(key) is not str:
+        raise IllegalAction(f"X12: {key!r} does not name a cell (row,col)")
+    cell = _KEY_CELLS.get(key)
+    if cell is not None:
+        return cell
     try:
         row, col = key.split(",")
         cell = int(row), int(col)
-    except (AttributeError, ValueError):
+    except ValueError:
         raise IllegalAction(f"X12: {key!r} does not name a cell (row,col)") from None
-    if type(key) is str and len(_KEY_CELLS) < _MEMO_SIZE:
+    if len(_KEY_CELLS) < _MEMO_SIZE:
         _KEY_CELLS[key] = cell
     return cell
 
