@@ -15,7 +15,8 @@ Librarians Lodge's swaps and re-shelving (X42, X90.5) with the Mummy's or the Wi
 Who may use which (the decision flow, who drives a shelving) is the engine's business.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
 
 Cell = tuple[int, int]
 NEIGHBOURS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # X13: orthogonal contact only
@@ -70,6 +71,11 @@ def parse_key(key: str) -> Cell:
 
 def as_cell(cell) -> Cell:
     """A cell given as a (row, col) pair of integers (tuple or JSON list), as a tuple."""
+    kind = type(cell)
+    if (kind is tuple or kind is list) and len(cell) == 2:
+        row, col = cell
+        if type(row) is int and type(col) is int:  # the common case, checked quickly
+            return row, col
     if (
         not isinstance(cell, (tuple, list))
         or len(cell) != 2
@@ -104,11 +110,10 @@ def empty() -> dict:
 
 def _in_reading_order(cells: list[Cell], shelf: dict) -> list[tuple[Cell, dict]]:
     """(cell, stack) pairs of a bookshelf in reading order (X17), given its `_cells`."""
-    return sorted(zip(cells, shelf.values(), strict=True), key=_first)
+    return sorted(zip(cells, shelf.values(), strict=True), key=_CELL_OF_PAIR)
 
 
-def _first(pair: tuple):
-    return pair[0]
+_CELL_OF_PAIR = itemgetter(0)  # sort (cell, stack) pairs by their cells only
 
 
 def occupied(shelf: dict) -> set[Cell]:
@@ -245,12 +250,27 @@ def shelving_cells(shelf: dict) -> list[Cell]:
         return [(0, 0)]
     rows = [row for row, _ in taken]
     low, high = min(rows), max(rows)
-    around = set()
-    for cell in taken:
-        around.update(_around(cell))
-    return sorted(
-        cell for cell in around - taken if max(high, cell[0]) - min(low, cell[0]) <= MAX_ROW_SPAN
-    )
+    if high - low > MAX_ROW_SPAN:  # never a bookshelf in play (X13): no row keeps 3 rows
+        return []
+    around = {(row + d_row, col + d_col) for row, col in taken for d_row, d_col in NEIGHBOURS}
+    around -= taken
+    # A new cell keeps at most 3 rows when its row is within MAX_ROW_SPAN of both extremes.
+    top, bottom = high - MAX_ROW_SPAN, low + MAX_ROW_SPAN
+    return sorted(cell for cell in around if top <= cell[0] <= bottom)
+
+
+def _is_shelving_cell(stacks: dict[Cell, dict], cell: Cell) -> bool:
+    """Whether `cell` is one of `shelving_cells` of the bookshelf `stacks` (cell -> stack),
+    tested alone: empty, next to a card, keeping at most 3 rows; (0, 0) when it is empty."""
+    if not stacks:
+        return cell == (0, 0)
+    if cell in stacks:
+        return False
+    row, col = cell
+    if not any((row + d_row, col + d_col) in stacks for d_row, d_col in NEIGHBOURS):
+        return False
+    rows = [r for r, _ in stacks]
+    return max(max(rows), row) - min(min(rows), row) <= MAX_ROW_SPAN
 
 
 def stacking_cells(shelf: dict) -> list[Cell]:
@@ -274,7 +294,7 @@ def shelve(shelf: dict, card: str, cell, stack: str | None = None) -> dict:
         raise IllegalAction(f"X3: card {card} is already in the bookshelf")
     stacks = _stacks(shelf)
     if stack is None:
-        if cell not in shelving_cells(shelf):
+        if not _is_shelving_cell(stacks, cell):
             raise IllegalAction(
                 f"X14: {card} must go into an empty cell next to a card, within 3 rows "
                 f"((0, 0) in an empty bookshelf), not {cell}"
@@ -362,12 +382,13 @@ def remove(shelf: dict, cell) -> tuple[dict, str]:
     """(the bookshelf without the top card at `cell`, that card). X15: only a top card leaves;
     an under card left alone stays in its cell face down and is no longer entombed (X90.3)."""
     cell = as_cell(cell)
-    if cell not in removable_cells(shelf):
-        if stack_at(shelf, cell) is None:
-            raise IllegalAction(f"X15: no card at {cell}")
-        raise IllegalAction(f"X15: removing the card at {cell} would split the bookshelf")
     stacks = _stacks(shelf)
-    old = stacks.pop(cell)
+    old = stacks.pop(cell, None)
+    if old is None:
+        raise IllegalAction(f"X15: no card at {cell}")
+    # X15 for this cell alone (`removable_cells`): a 2-stack, or the rest still in one piece.
+    if old["under"] is None and not _connected(set(stacks)):
+        raise IllegalAction(f"X15: removing the card at {cell} would split the bookshelf")
     if old["under"] is not None:
         stacks[cell] = {"top": old["under"], "up": False, "under": None}
     return _build(stacks), old["top"]
@@ -383,14 +404,20 @@ def flip_down(shelf: dict, cell) -> dict:
     """X68, X90.2: the bookshelf with the top card at `cell` turned face down (a pre-flip, or
     A1's flip). The card under a 2-stack's top stays entombed. A card already face down cannot
     be named."""
-    cell = as_cell(cell)
+    return turn_down(shelf, [cell])
+
+
+def turn_down(shelf: dict, cells: Iterable) -> dict:
+    """`flip_down` for several cells at once, one after the other (A1 turns many, X69)."""
     stacks = _stacks(shelf)
-    old = stacks.get(cell)
-    if old is None:
-        raise IllegalAction(f"X68: no card at {cell}")
-    if not old["up"]:
-        raise IllegalAction(f"X90: the top card at {cell} is already face down")
-    stacks[cell] = {**old, "up": False}
+    for cell in cells:
+        cell = as_cell(cell)
+        old = stacks.get(cell)
+        if old is None:
+            raise IllegalAction(f"X68: no card at {cell}")
+        if not old["up"]:
+            raise IllegalAction(f"X90: the top card at {cell} is already face down")
+        stacks[cell] = {**old, "up": False}
     return _build(stacks)
 
 
@@ -412,59 +439,94 @@ def _run_cells(shelf: dict, start, end) -> list[Cell]:
     return cells
 
 
-def _run_destinations(shelf: dict, cells: list[Cell]):
-    """Yield, in reading order, the (row, first column) where the run `cells` may land (X52)."""
-    rest = occupied(shelf) - set(cells)
+def _run_destinations(taken: set[Cell], cells: list[Cell]):
+    """Yield, in reading order, the (row, first column) where the run `cells` of the bookshelf
+    whose occupied cells are `taken` may land (X52)."""
+    rest = taken - set(cells)
     if not rest:
         return  # X90.4: the run is the whole bookshelf, a translation is not offered
     length = len(cells)
     rows = [row for row, _ in rest]
     cols = [col for _, col in rest]
+    low, high = min(rows), max(rows)
+    # The landed run is in one piece, and the rest's pieces touch one another nowhere, so the
+    # result is in one piece (X13) exactly when the run touches every piece of the rest.
+    piece = _pieces(rest)
+    pieces = max(piece.values()) + 1
     # The landed run must touch the rest (which is not empty), so its row is within one of the
     # rest's rows and its cells within one column of the rest's columns.
-    for row in range(min(rows) - 1, max(rows) + 2):
+    for row in range(low - 1, high + 2):
+        if max(high, row) - min(low, row) > MAX_ROW_SPAN:
+            continue  # X13: more than 3 rows
         for first in range(min(cols) - length, max(cols) + 2):
             if (row, first) == cells[0]:
                 continue  # X52: the run may not end where it started
-            landing = {(row, first + i) for i in range(length)}
-            if not landing & rest and cells_valid(rest | landing):
-                yield (row, first)
+            touched = set()
+            for col in range(first, first + length):
+                if (row, col) in rest:
+                    break  # the run lands on cells empty once it is lifted
+                for nxt in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                    if nxt in piece:
+                        touched.add(piece[nxt])
+            else:
+                if len(touched) == pieces:
+                    yield (row, first)
 
 
-def _run_movable(shelf: dict, cells: list[Cell]) -> bool:
+def _pieces(cells: set[Cell]) -> dict[Cell, int]:
+    """Each cell's piece: the number of its orthogonally connected group among `cells`."""
+    piece: dict[Cell, int] = {}
+    number = -1
+    for start in cells:
+        if start in piece:
+            continue
+        number += 1
+        piece[start] = number
+        todo = [start]
+        while todo:
+            row, col = todo.pop()
+            for nxt in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if nxt in cells and nxt not in piece:
+                    piece[nxt] = number
+                    todo.append(nxt)
+    return piece
+
+
+def _run_movable(taken: set[Cell], cells: list[Cell]) -> bool:
     """Whether the run `cells` has at least one destination (X87: offer only what completes)."""
-    rest = occupied(shelf) - set(cells)
+    rest = taken - set(cells)
     if rest and _connected(rest):
         # Always true: beside the rest's leftmost cell or beside its rightmost cell, in that
         # cell's row; the two spots differ, so one of them is not where the run started.
         return True
-    return next(_run_destinations(shelf, cells), None) is not None
+    return next(_run_destinations(taken, cells), None) is not None
+
+
+def _movable_ends(taken: set[Cell], start: Cell) -> Iterator[Cell]:
+    """The last cells, left to right, of the movable runs starting at the occupied `start`."""
+    row, first = start
+    col = first
+    while (row, col) in taken:
+        if _run_movable(taken, [(row, c) for c in range(first, col + 1)]):
+            yield (row, col)
+        col += 1
 
 
 def run_starts(shelf: dict) -> list[Cell]:
     """X52 step 1 (the engine adds `pass`): the cells, in reading order, that start a run
     which can be moved somewhere. At most n (occupied cells)."""
-    found = []
-    for cell in reading_order(shelf):
-        if run_ends(shelf, cell):
-            found.append(cell)
-    return found
+    taken = occupied(shelf)
+    return [cell for cell in sorted(taken) if next(_movable_ends(taken, cell), None) is not None]
 
 
 def run_ends(shelf: dict, start) -> list[Cell]:
     """X52 step 2: the last cells, left to right, of the runs starting at `start` that can be
     moved (X16: a run is consecutive occupied cells of one row). At most the row's length."""
-    row, first = as_cell(start)
+    start = as_cell(start)
     taken = occupied(shelf)
-    if (row, first) not in taken:
-        raise IllegalAction(f"X16: no card at {(row, first)} to start a run")
-    found = []
-    col = first
-    while (row, col) in taken:
-        if _run_movable(shelf, _run_cells(shelf, (row, first), (row, col))):
-            found.append((row, col))
-        col += 1
-    return found
+    if start not in taken:
+        raise IllegalAction(f"X16: no card at {start} to start a run")
+    return list(_movable_ends(taken, start))
 
 
 def run_destinations(shelf: dict, start, end) -> list[Cell]:
@@ -473,7 +535,7 @@ def run_destinations(shelf: dict, start, end) -> list[Cell]:
     empty once it is lifted, in any row; the result must be valid (X13, so in one piece); it may
     not land where it started, and a run that is the whole bookshelf is offered nowhere. At most
     5(w + L + 1) for a bookshelf w columns wide and a run of L cells (§0)."""
-    return list(_run_destinations(shelf, _run_cells(shelf, start, end)))
+    return list(_run_destinations(occupied(shelf), _run_cells(shelf, start, end)))
 
 
 def move_run(shelf: dict, start, end, dest) -> dict:
@@ -481,7 +543,7 @@ def move_run(shelf: dict, start, end, dest) -> dict:
     stacks and faces unchanged; IllegalAction unless `dest` is one of `run_destinations`."""
     cells = _run_cells(shelf, start, end)
     dest = as_cell(dest)
-    if dest not in set(_run_destinations(shelf, cells)):
+    if dest not in set(_run_destinations(occupied(shelf), cells)):
         raise IllegalAction(
             f"X52: the run {cells[0]}..{cells[-1]} may not move to {dest} (it must land on "
             "cells empty once it is lifted, leave a valid bookshelf and change something)"
@@ -525,13 +587,19 @@ def _pushes(shelf: dict, avoid: Cell | None = None) -> list[tuple[Cell, str]]:
         if target == avoid:
             continue
         for name, step in DIRECTIONS.items():
-            last = _line(taken, target, step)[-1]
-            after = taken | {(last[0] + step[0], last[1] + step[1])}
-            # On a connected bookshelf only the row band can break (the new cell touches the
-            # line); a lifted one (the Lodge, X90.5) may be in pieces, so check everything.
-            if _rows_fit(after) if connected else cells_valid(after):
+            if _push_fits(taken, connected, target, step):
                 found.append((target, name))
     return found
+
+
+def _push_fits(taken: set[Cell], connected: bool, target: Cell, step: tuple[int, int]) -> bool:
+    """Whether the push at the occupied `target` towards `step` leaves a valid bookshelf (X13),
+    `connected` saying whether the occupied cells `taken` are in one piece."""
+    last = _line(taken, target, step)[-1]
+    after = taken | {(last[0] + step[0], last[1] + step[1])}
+    # On a connected bookshelf only the row band can break (the new cell touches the line); a
+    # lifted one (the Lodge, X90.5) may be in pieces, so check everything.
+    return _rows_fit(after) if connected else cells_valid(after)
 
 
 def _apply_push(shelf: dict, card: str, target: Cell, direction: str) -> dict:
@@ -560,7 +628,10 @@ def push(shelf: dict, card: str, target, direction: str) -> dict:
         raise IllegalAction(f"X14: {card!r} is not a card")
     if _holds(shelf, card):
         raise IllegalAction(f"X3: card {card} is already in the bookshelf")
-    if (target, direction) not in push_targets(shelf):
+    taken = occupied(shelf)  # `push_targets` for this one push:
+    if target not in taken or not _push_fits(
+        taken, _connected(taken), target, DIRECTIONS[direction]
+    ):
         raise IllegalAction(
             f"X63: no push {direction} at {target}: the target must hold a card and the "
             "bookshelf must keep at most 3 rows"
@@ -635,11 +706,25 @@ def reshelve_cells(shelf: dict, origin) -> list[Cell]:
     origin = as_cell(origin)
     rest, _ = lift(shelf, origin)
     taken = occupied(rest)
+    if not taken:
+        return []
+    rows = [row for row, _ in taken]
+    low, high = min(rows), max(rows)
+    # A cell next to the rest leaves it in one piece (X13) when it touches every piece of it.
+    piece = _pieces(taken)
+    pieces = len(set(piece.values()))
     found = set()
     for row, col in taken:
         for d_row, d_col in NEIGHBOURS:
             cell = (row + d_row, col + d_col)
-            if cell not in taken and cell != origin and cells_valid(taken | {cell}):
+            if (
+                cell in taken
+                or cell == origin
+                or max(high, cell[0]) - min(low, cell[0]) > MAX_ROW_SPAN
+            ):
+                continue
+            touched = {piece[near] for near in _around(cell) if near in piece}
+            if len(touched) == pieces:
                 found.add(cell)
     return sorted(found)
 

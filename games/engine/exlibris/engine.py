@@ -127,11 +127,19 @@ RULES = {
 
 class State(dict):
     """A game state: a plain JSON dict (equal to its `loads(dumps(·))`), with the `version`
-    attribute the platform reads (protocol.py: the number of moves applied). A move's state
-    shares with the one before it the values no move changes in place (`_next_state`): such a
-    value is changed by replacing it."""
+    attribute the platform reads (protocol.py: the number of moves applied).
 
-    __slots__ = ()
+    A move's state shares with the one before it every value the move leaves alone (copy on
+    write, `_next_state`): a seat's record and a tile's record are copied the first time the
+    move touches them (`_seat`, `_tile`), and the other values are either copied with every
+    move or changed only by replacing them. Two attributes outside the dict, so that no JSON,
+    equality or view ever sees them: `_own`, the seats and tiles copied for the move under way
+    (empty once it is done, so that a later change copies first; unset: the state shares
+    nothing, as after `new_game` or `loads`, and is changed in place), and `_legal`, the last
+    `legal_actions` list and its seat, which `apply_action` checks an action against before
+    listing them again."""
+
+    __slots__ = ("_own", "_legal")
 
     @property
     def version(self) -> int:
@@ -150,65 +158,87 @@ def _copy(value):
     return value
 
 
-def _copy_entry(entry: dict) -> dict:
-    """A deep copy of a pending entry: scalars, and lists (of lists) deep-copied."""
-    new = entry.copy()
-    for key, value in entry.items():
-        kind = type(value)
-        if kind is list or kind is dict:
-            new[key] = _copy(value)
-    return new
-
-
 # The lists of strings a seat record holds; its other values are scalars, or values never
 # changed in place (`_next_state`).
 _SEAT_LISTS = ("hand", "supply", "home", "set_aside", "placed_this_round", "hidden_under")
+# The lists a tile record may hold beside its cards and slots.
+_TILE_EXTRAS = ("shared", "looked", "revealed")
 
 
 def _next_state(state: dict) -> "State":
-    """A copy of `state` without its events, for the next move to change; `state` stays as it
-    is. The copy is most of a move's cost, so it knows the state's shape: every list and dict
-    the engine changes in place is copied, level by level, with the built-in copies (the small
-    irregular parts by `_copy`), and the values it only ever replaces whole are shared with
-    `state`: the categories out of the game, bookshelves (the functions of `bookshelf` build
-    new ones) and their stacks, a tile's card entries, slot holders and sharing Ghosts, a seat's
-    library. Five times faster than a pickle round trip."""
+    """A new state for the next move to change, `state` staying as it is: copy on write. The
+    copy is most of a move's cost, and a move changes one or two seats and tiles, so the new
+    state starts with new top-level containers (the seats list, the tiles dict, the pending
+    stack, the deck and discard pile, the Resolution cursor) holding `state`'s values; the
+    move copies a seat or a tile record the first time it touches it (`_seat`, `_tile`). Every
+    other value is shared, the engine only ever replacing it whole: the setup and options, the
+    locations and libraries (`_locations`, `_libraries`), pending entries, pre-flips, the Witch's
+    queue, the solo record, the end trigger, drivers, bookshelves and their stacks, a tile's
+    card entries, slot holders and sharing Ghosts, a seat's library."""
     new = State(state)
+    new._own = set()
     new["events"] = []
-    new["pending"] = [_copy_entry(entry) for entry in state["pending"]]
-    if state["solo"] is not None:
-        new["solo"] = _copy(state["solo"])
-    if state["end_trigger"] is not None:
-        new["end_trigger"] = _copy(state["end_trigger"])
+    new["pending"] = state["pending"][:]
     if state["resolution"] is not None:
         new["resolution"] = state["resolution"].copy()
-    setup = new["setup"] = state["setup"].copy()
-    setup["options"] = setup["options"].copy()
-    new["options"] = state["options"].copy()
-    new["witch_queue"] = [entry.copy() for entry in state["witch_queue"]]
-    new["pre_flips"] = [[cell[:] for cell in cells] for cells in state["pre_flips"]]
-    new["variants"] = state["variants"][:]
     new["deck"] = state["deck"][:]
     new["discard"] = state["discard"][:]
-    new["drivers"] = state["drivers"][:]
-    new["locations"] = {key: tiles[:] for key, tiles in state["locations"].items()}
-    new["libraries"] = {key: libs[:] for key, libs in state["libraries"].items()}
-    tiles = new["tiles"] = {}
-    for tile, record in state["tiles"].items():
-        copied = tiles[tile] = record.copy()
-        copied["cards"] = record["cards"][:]
-        copied["slots"] = record["slots"][:]
-        if len(record) > 2:  # more than its cards and slots
-            for key in ("shared", "looked", "revealed"):
-                if key in record:
-                    copied[key] = record[key][:]
-    seats = new["seats"] = []
-    for record in state["seats"]:
-        copied = record.copy()
-        for key in _SEAT_LISTS:
-            copied[key] = record[key][:]
-        seats.append(copied)
+    new["tiles"] = state["tiles"].copy()
+    new["seats"] = state["seats"][:]
     return new
+
+
+def _seat(state: dict, seat: int) -> dict:
+    """`seat`'s record, this state's own to change (copied once per move, `_next_state`).
+    Every change to a seat goes through here, and so does every read that a change could
+    follow in the same function, so that no one holds the record the move left behind."""
+    own = getattr(state, "_own", None)
+    record = state["seats"][seat]
+    if own is None or seat in own:
+        return record
+    own.add(seat)
+    copied = state["seats"][seat] = record.copy()
+    for key in _SEAT_LISTS:
+        copied[key] = record[key][:]
+    return copied
+
+
+def _tile(state: dict, tile: str) -> dict:
+    """`tile`'s record, this state's own to change, as `_seat` for a seat."""
+    own = getattr(state, "_own", None)
+    record = state["tiles"][tile]
+    if own is None or tile in own:
+        return record
+    own.add(tile)
+    copied = state["tiles"][tile] = record.copy()
+    copied["cards"] = record["cards"][:]
+    copied["slots"] = record["slots"][:]
+    if len(record) > 2:  # more than its cards and slots
+        for key in _TILE_EXTRAS:
+            if key in record:
+                copied[key] = record[key][:]
+    return copied
+
+
+def _new_tile(state: dict, tile: str) -> None:
+    """A tile turned face up: an empty record, this state's own."""
+    state["tiles"][tile] = _empty_tile(tile)
+    own = getattr(state, "_own", None)
+    if own is not None:
+        own.add(tile)
+
+
+def _locations(state: dict) -> dict:
+    """The location lists, copied for a change (only Preparation, Restoration and the solo
+    removal change them, once a round)."""
+    locations = state["locations"] = {key: tiles[:] for key, tiles in state["locations"].items()}
+    return locations
+
+
+def _libraries(state: dict) -> dict:
+    """The library lists, copied for a change (the draft only)."""
+    libraries = state["libraries"] = {key: libs[:] for key, libs in state["libraries"].items()}
+    return libraries
 
 
 def _rng(state: dict, purpose: str) -> random.Random:
@@ -273,7 +303,8 @@ def _draw(state: dict, seat: int, count: int, rule: str) -> list[str]:
         if card is None:
             break
         drawn.append(card)
-    state["seats"][seat]["hand"] += drawn
+    if drawn:
+        _seat(state, seat)["hand"] += drawn
     _event(state, "draw", seat=seat, count=len(drawn), rule=rule, secret_to=[seat], secret=drawn)
     _gained(state, seat, drawn)
     return drawn
@@ -402,7 +433,8 @@ def _proceed(state: dict) -> None:
     pending entry of kind "then" is no decision but the rest of an effect, waiting below the
     decisions it follows (X88: depth-first): it runs once they are all answered."""
     while state["phase"] != "over":
-        _witch_flush(state)
+        if state["witch_queue"]:
+            _witch_flush(state)
         top = _top(state)
         if top is not None:
             if top["kind"] != "then":
@@ -447,15 +479,17 @@ def _preparation(state: dict) -> None:
     state["round"] += 1
     state["round_first"] = state["first_player"]  # X28: the token's holder starts
     state["turn"] = None
-    for seat in state["seats"]:
-        seat["supply"] = _assistants(seat)
-        seat["home"], seat["set_aside"], seat["placed_this_round"] = [], [], []
+    for seat in range(state["players"]):
+        record = _seat(state, seat)
+        record["supply"] = _assistants(record)
+        record["home"], record["set_aside"], record["placed_this_round"] = [], [], []
     _event(state, "round", round=state["round"])
     if _solo(state):
         solo = state["solo"]
         if state["round"] in (2, 4) and solo["hints"]:  # X83: reveal one hint, remove it
-            hint = solo["hints"].pop(0)
-            solo["revealed_hints"].append(hint)
+            hint = solo["hints"][0]
+            revealed = [*solo["revealed_hints"], hint]
+            solo = state["solo"] = {**solo, "hints": solo["hints"][1:], "revealed_hints": revealed}
             _event(state, "hint_revealed", category=hint)
         discarded = []
         for _ in range(solo["discard_per_preparation"]):  # X83, X85: no reshuffle in solo
@@ -470,7 +504,7 @@ def _preparation(state: dict) -> None:
     else:
         wanted = state["players"] - (1 if state["round"] == 1 else 0)  # X19.1: the Hut is out
         revealed = []
-        locations = state["locations"]
+        locations = _locations(state)
         for _ in range(wanted):
             if not locations["deck"]:
                 if not locations["discard"]:
@@ -482,7 +516,7 @@ def _preparation(state: dict) -> None:
             tile = locations["deck"].pop(0)
             revealed.append(tile)
             locations["face_up"].append(tile)
-            state["tiles"][tile] = _empty_tile(tile)
+            _new_tile(state, tile)
         locations["face_up"].sort(key=_number)
         _event(state, "tiles_revealed", tiles=revealed)
     # X19.2 (A-11): every face-up tile is set up, permanent ones too, in ascending number.
@@ -492,7 +526,7 @@ def _preparation(state: dict) -> None:
             card = _draw_card(state)
             if card is None:
                 break
-            state["tiles"][tile]["cards"].append({"card": card, "up": location.setup_face == "up"})
+            _tile(state, tile)["cards"].append({"card": card, "up": location.setup_face == "up"})
 
 
 def _next_placer(state: dict) -> int | None:
@@ -502,11 +536,11 @@ def _next_placer(state: dict) -> int | None:
     start = state["round_first"] if state["turn"] is None else (state["turn"] + 1) % players
     for i in range(players):
         seat = (start + i) % players
-        record = state["seats"][seat]
-        if not record["supply"]:
+        if not state["seats"][seat]["supply"]:
             continue
-        if next(_placement_options(state, seat), None) is not None:
+        if _placements(state, seat, first=True):
             return seat
+        record = _seat(state, seat)
         _event(state, "set_aside", seat=seat, assistants=list(record["supply"]))
         record["set_aside"] += record["supply"]
         record["supply"] = []
@@ -564,30 +598,39 @@ def _clear_tile(state: dict, tile: str) -> None:
     """X25 (b), (c): the tile's book cards go to the discard pile, face up; its assistants go
     back to their owners."""
     record = state["tiles"][tile]
+    if (
+        not record["cards"]
+        and len(record) == 2
+        and record["slots"].count(None) == len(record["slots"])
+    ):
+        return  # nothing on it (no cards, assistants, sharing Ghost or cards looked at)
+    record = _tile(state, tile)
     cards = [entry["card"] for entry in record["cards"]]
     state["discard"] += cards
     record["cards"] = []
     record.pop("looked", None)  # X47: the cards looked at are gone
     for i, holder in enumerate(record["slots"]):
         if holder is not None:
-            state["seats"][holder["seat"]]["supply"].append(holder["assistant"])
+            _seat(state, holder["seat"])["supply"].append(holder["assistant"])
             record["slots"][i] = None
     for entry in record.pop("shared", []):  # X60: a Ghost sharing a slot goes home too
-        state["seats"][entry["seat"]]["supply"].append(entry["assistant"])
+        _seat(state, entry["seat"])["supply"].append(entry["assistant"])
     if cards:
         _event(state, "tile_cleared", tile=tile, cards=cards)
 
 
 def _return_home_assistants(state: dict) -> None:
-    for seat in state["seats"]:
-        seat["supply"] += seat["home"]
-        seat["home"] = []
+    for seat, record in enumerate(state["seats"]):
+        if record["home"]:
+            record = _seat(state, seat)
+            record["supply"] += record["home"]
+            record["home"] = []
 
 
 def _restoration(state: dict) -> None:
     """X27: the lowest-numbered non-permanent tile becomes permanent, the others go to the
     location discard, home assistants return; then the end trigger (X67) and round cap (X89)."""
-    locations = state["locations"]
+    locations = _locations(state)
     passing = [tile for tile in locations["face_up"] if tile not in locations["permanent"]]
     if passing:
         locations["permanent"].append(passing[0])
@@ -617,14 +660,14 @@ def _restoration(state: dict) -> None:
 def _solo_restoration(state: dict) -> None:
     """X83, after the two tiles are removed: turn up the solo stack's top tile (it joins the
     permanent row) and bring the home assistants back."""
-    locations = state["locations"]
+    locations = _locations(state)
     if locations["solo_stack"]:
         tile = locations["solo_stack"].pop(0)
         locations["face_up"].append(tile)
         locations["face_up"].sort(key=_number)
         locations["permanent"].append(tile)
         locations["permanent"].sort(key=_number)
-        state["tiles"][tile] = _empty_tile(tile)
+        _new_tile(state, tile)
         _event(state, "tiles_revealed", tiles=[tile])
     _return_home_assistants(state)
     state["phase"] = "round_start"
@@ -707,7 +750,7 @@ def _discard_loop(state: dict, seat: int, rule: str, then: str, *, shelf: bool) 
     """X87: "discard any number of cards" as a loop: one more card (from hand, or with `shelf`
     a removable top card, X15) or done; `then` names what the effect does with the discards."""
     _push(state, "discard_card", seat=seat, shelf=shelf, discarded=[], then=then, rule=rule)
-    if not _discard_options(state, seat):  # nothing to discard: straight to what follows
+    if not _can_discard(state, seat):  # nothing to discard: straight to what follows
         _finish_discards(state, seat, state["pending"].pop())
 
 
@@ -817,6 +860,7 @@ def _own_card_options(record: dict, kinds: tuple[str, str], exclude=()) -> list[
     a hand card (not one of `exclude`), or a top card whose removal keeps the bookshelf
     connected."""
     from_hand, from_shelf = kinds
+    exclude = set(exclude)  # a long Tax Collector exchange excludes many cards from a long hand
     actions = [{"type": from_hand, "card": card} for card in record["hand"] if card not in exclude]
     actions += [
         {"type": from_shelf, "cell": list(cell)} for cell in bs.removable_cells(record["bookshelf"])
@@ -827,7 +871,7 @@ def _own_card_options(record: dict, kinds: tuple[str, str], exclude=()) -> list[
 def _give_up(state: dict, seat: int, action: dict) -> tuple[str, str]:
     """Take the card an action of `_own_card_options` names out of `seat`'s hand or bookshelf:
     (the card, where it was)."""
-    record = state["seats"][seat]
+    record = _seat(state, seat)
     if "card" in action:
         record["hand"].remove(action["card"])
         return action["card"], "hand"
@@ -861,16 +905,16 @@ def _do_auction_pay(state: dict, seat: int, action: dict) -> None:
     after the last, the bidder takes every card here and may shelve any of them."""
     top = state["pending"].pop()
     card = action["card"]
-    state["seats"][seat]["hand"].remove(card)
+    _seat(state, seat)["hand"].remove(card)
     state["discard"].append(card)
     _event(state, "discarded", seat=seat, card=card, source="hand", rule="X37")
     if top["left"] > 1:
         state["pending"].append({**top, "left": top["left"] - 1})
         return
-    record = state["tiles"]["auction"]
+    record = _tile(state, "auction")
     won = [entry["card"] for entry in record["cards"]]
     record["cards"] = []
-    state["seats"][seat]["hand"] += won
+    _seat(state, seat)["hand"] += won
     _gained(state, seat, won)
     _event(state, "took", seat=seat, tile="auction", cards=won, rule="X37")
     _may_shelve(state, seat, won, len(won), "X37")
@@ -911,7 +955,8 @@ def _den_contest(state: dict, names: list[list]) -> None:
     winner, category = names[counts.index(max(counts))]
     won = [card for card in revealed if category in CARDS[card].books]
     lost = [card for card in revealed if card not in won]
-    state["seats"][winner]["hand"] += won
+    if won:
+        _seat(state, winner)["hand"] += won
     _gained(state, winner, won)
     state["discard"] += lost
     _event(
@@ -991,14 +1036,14 @@ def _do_lodge_assistant(state: dict, seat: int, action: dict) -> None:
     space, where it stays until Restoration; no power triggers; then 1 home action."""
     state["pending"].pop()
     assistant, tile = action["assistant"], action["tile"]
-    record = state["tiles"][tile]
+    record = _tile(state, tile)
     mine = {"seat": seat, "assistant": assistant}
     for i, holder in enumerate(record["slots"]):
         if holder is not None and {k: holder[k] for k in mine} == mine:
             record["slots"][i] = None
     if "shared" in record:  # a Ghost sharing a slot (X60)
         record["shared"] = [e for e in record["shared"] if {k: e[k] for k in mine} != mine]
-    state["seats"][seat]["home"].append(assistant)
+    _seat(state, seat)["home"].append(assistant)
     _event(state, "moved_home", seat=seat, assistant=assistant, tile=tile, rule="X42")
     _push(state, "home", seat=seat, rule="X42")
 
@@ -1062,7 +1107,7 @@ def _do_lodge_exchange(state: dict, seat: int, action: dict) -> None:
     """X42 (b): the hand card takes the cell, face up (the under card stays entombed); the top
     card goes to hand. Both cards are public (X77: top cards are)."""
     top = state["pending"].pop()
-    record = state["seats"][seat]
+    record = _seat(state, seat)
     record["bookshelf"], old = bs.swap_with_hand(record["bookshelf"], top["cell"], action["card"])
     record["hand"].remove(action["card"])
     record["hand"].append(old)
@@ -1074,7 +1119,7 @@ def _do_lodge_exchange(state: dict, seat: int, action: dict) -> None:
 def _do_lodge_swap(state: dict, seat: int, action: dict) -> None:
     """X42 (b): the top cards of two cells change places (not a shelving, X16)."""
     top = state["pending"].pop()
-    record = state["seats"][seat]
+    record = _seat(state, seat)
     record["bookshelf"] = bs.swap_cells(record["bookshelf"], top["cell"], action["cell"])
     _event(state, "swapped", seat=seat, cells=[top["cell"], action["cell"]], rule="X42")
 
@@ -1084,7 +1129,7 @@ def _do_lodge_reshelve(state: dict, seat: int, action: dict) -> None:
     bookshelf only (it may have bridged two parts); or stacked by the Mummy, or pushed in by the
     Wizard. The card was a public top card, so even put under it stays known (X77)."""
     top = state["pending"].pop()
-    record = state["seats"][seat]
+    record = _seat(state, seat)
     shelf, origin, cell = record["bookshelf"], top["cell"], action["cell"]
     if action["type"] == "push":
         record["bookshelf"] = bs.reshelve_push(shelf, origin, cell, action["direction"])
@@ -1134,7 +1179,7 @@ def _do_dump_take(state: dict, seat: int, action: dict) -> None:
         return
     card = action["card"]
     state["discard"].remove(card)
-    state["seats"][seat]["hand"].append(card)
+    _seat(state, seat)["hand"].append(card)
     _gained(state, seat, [card])
     _event(state, "took", seat=seat, tile="dump", card=card, source="discard", rule="X45")
     _may_shelve(state, seat, [card], 1, "X45")
@@ -1150,7 +1195,7 @@ def _tavern(state: dict, seat: int) -> None:
     revealed = _reveal(state, 2 * len(order))
     _event(state, "revealed", seat=seat, tile="tavern", cards=revealed, rule="X46")
     if revealed:
-        state["tiles"]["tavern"]["revealed"] = revealed
+        _tile(state, "tavern")["revealed"] = revealed
         taken = [[] for _ in range(state["players"])]
         _push(state, "tavern_pick", seat=order[0], order=order, turn=0, taken=taken, rule="X46")
 
@@ -1165,9 +1210,9 @@ def _do_tavern_pick(state: dict, seat: int, action: dict) -> None:
     shelving turn each, review G6)."""
     top = state["pending"].pop()
     card = action["card"]
-    tile = state["tiles"]["tavern"]
+    tile = _tile(state, "tavern")
     tile["revealed"].remove(card)
-    state["seats"][seat]["hand"].append(card)
+    _seat(state, seat)["hand"].append(card)
     _gained(state, seat, [card])
     _event(state, "took", seat=seat, tile="tavern", card=card, rule="X46")
     taken = _copy(top["taken"])
@@ -1254,7 +1299,7 @@ def _do_guild_slot(state: dict, seat: int, action: dict) -> None:
     tile's instant effect applies for you; on a delayed tile it holds the slot (at the Auction
     House, with its bid) until Resolution."""
     top = state["pending"].pop()
-    state["seats"][seat]["home"].remove(top["assistant"])
+    _seat(state, seat)["home"].remove(top["assistant"])
     _event(state, "guild_move", seat=seat, assistant=top["assistant"], rule="X49")
     _arrive(state, seat, top["assistant"], action["tile"], action["slot"])
 
@@ -1289,7 +1334,7 @@ def _do_tax_pay(state: dict, seat: int, action: dict) -> None:
     """X50 (1), X15: the card goes face up onto the tile, in plain sight (X77)."""
     top = state["pending"].pop()
     card, source = _give_up(state, seat, action)
-    state["tiles"]["tax"]["cards"].append({"card": card, "up": True})
+    _tile(state, "tax")["cards"].append({"card": card, "up": True})
     _event(state, "paid", seat=seat, tile="tax", card=card, source=source, rule="X50")
     _tax_next(state, top["active"], top["rest"])
 
@@ -1323,9 +1368,9 @@ def _do_tax_take(state: dict, seat: int, action: dict) -> None:
     card and you hold one to give, else the shelving."""
     top = state["pending"].pop()
     card = action["card"]
-    tile = state["tiles"]["tax"]
+    tile = _tile(state, "tax")
     tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
-    state["seats"][seat]["hand"].append(card)
+    _seat(state, seat)["hand"].append(card)
     _gained(state, seat, [card])
     _event(state, "took", seat=seat, tile="tax", card=card, rule="X50")
     taken = top["taken"] + [card]
@@ -1343,7 +1388,7 @@ def _yard_sale(state: dict, seat: int) -> None:
     """X51: reveal 1 or more hand cards, one at a time (X87); an empty hand does nothing
     (X34). The revealed cards lie on the tile's record for all to see (X77), still yours."""
     if state["seats"][seat]["hand"]:
-        state["tiles"]["yard_sale"]["revealed"] = []
+        _tile(state, "yard_sale")["revealed"] = []
         _push(state, "yard_reveal", seat=seat, rule="X51")
 
 
@@ -1360,8 +1405,8 @@ def _yard_reveal_choices(state: dict, seat: int, top: dict) -> list[dict]:
 def _do_yard_reveal(state: dict, seat: int, action: dict) -> None:
     """X51: one more card shown to all, or done; then the opponents' laps, from your left."""
     state["pending"].pop()
-    revealed = state["tiles"]["yard_sale"]["revealed"]
     if action["type"] == "reveal":
+        revealed = _tile(state, "yard_sale")["revealed"]
         revealed.append(action["card"])
         _event(state, "revealed", seat=seat, tile="yard_sale", cards=[action["card"]], rule="X51")
         if len(revealed) < len(state["seats"][seat]["hand"]):
@@ -1392,13 +1437,12 @@ def _do_yard_claim(state: dict, seat: int, action: dict) -> None:
     left or a whole lap is all passes; then, per card claimed, the seller draws 2 and may
     shelve 1 card from hand."""
     top = state["pending"].pop()
-    tile = state["tiles"]["yard_sale"]
     claimed, lap_claimed = top["claimed"], top["lap_claimed"]
     if action["type"] != "pass":
         card = action["card"]
-        tile["revealed"].remove(card)
-        state["seats"][top["seller"]]["hand"].remove(card)
-        state["seats"][seat]["hand"].append(card)  # a shelving goes through the hand (X14)
+        _tile(state, "yard_sale")["revealed"].remove(card)
+        _seat(state, top["seller"])["hand"].remove(card)
+        _seat(state, seat)["hand"].append(card)  # a shelving goes through the hand (X14)
         kind = "claimed_to_shelve"
         if action["type"] == "take":  # X64: a card taken, not one shelved at once
             kind = "took"
@@ -1408,7 +1452,7 @@ def _do_yard_claim(state: dict, seat: int, action: dict) -> None:
     opponents = _opponents(state, top["seller"])
     turn = top["turn"] + 1
     lap_over = turn % len(opponents) == 0
-    if tile["revealed"] and not (lap_over and not lap_claimed):
+    if state["tiles"]["yard_sale"]["revealed"] and not (lap_over and not lap_claimed):
         state["pending"].append(
             {
                 **top,
@@ -1419,7 +1463,7 @@ def _do_yard_claim(state: dict, seat: int, action: dict) -> None:
             }
         )
     else:
-        del tile["revealed"]  # the unclaimed cards simply stay in the seller's hand
+        del _tile(state, "yard_sale")["revealed"]  # the unclaimed cards stay in the seller's hand
         if claimed:
             _push(state, "then", step="yard_reward", seat=top["seller"], left=claimed)
     if action["type"] == "shelve":  # answered before the next opponent is asked (X88)
@@ -1461,14 +1505,14 @@ def _occupants(state: dict, tile: str) -> list[dict]:
 def _leave_tile(state: dict, tile: str, assistant: str, seat: int) -> None:
     """`seat`'s `assistant` leaves `tile` (its slot, or the slot it shares) for its owner's
     supply (X24: it may be placed again this round)."""
-    record = state["tiles"][tile]
+    record = _tile(state, tile)
     mine = (seat, assistant)
     for i, holder in enumerate(record["slots"]):
         if holder is not None and (holder["seat"], holder["assistant"]) == mine:
             record["slots"][i] = None
     if "shared" in record:
         record["shared"] = [e for e in record["shared"] if (e["seat"], e["assistant"]) != mine]
-    state["seats"][seat]["supply"].append(assistant)
+    _seat(state, seat)["supply"].append(assistant)
     _event(state, "returned", seat=seat, assistant=assistant, tile=tile, rule="X24")
 
 
@@ -1495,14 +1539,17 @@ def _arrive(
     state["drivers"] = [assistant]
     state["arrivals"] += 1
     if target == "library":
-        state["seats"][seat]["home"].append(assistant)
+        _seat(state, seat)["home"].append(assistant)
         _event(state, "placed", seat=seat, assistant=assistant, target="library")
         _home_arrival(state, seat, assistant)
         return
-    record = state["tiles"][target]
+    record = _tile(state, target)
     if slot is None:
         slot = _free_slot(state, target)
-    if not share:
+    # Who could have to leave: anyone at a bidding tile, or whoever is on the slot taken.
+    if not share and (
+        target in _BIDDING or record["slots"][slot - 1] is not None or "shared" in record
+    ):
         for entry in _occupants(state, target):
             outbid = LOCATIONS[target].bids and entry["slot"] != slot
             if entry["seat"] != seat and entry["slot"] == slot or outbid:
@@ -1542,6 +1589,9 @@ def _arrival_step(state: dict, entry: dict) -> None:
 def _arrival_reactions(state: dict, seat: int, tile: str) -> None:
     """X23 step 2: the Gelatinous Cube (X57) and the Sasquatch (X58) already here react to an
     opponent's arrival, in their arrival order (pushed last first, so asked first first)."""
+    here = _holders(state["tiles"][tile])
+    if not any(entry["assistant"] in ("cube", "sasquatch") for entry in here):
+        return
     reactions = []
     for entry in _occupants(state, tile):
         if entry["seat"] == seat or entry["assistant"] not in POWERS:
@@ -1604,9 +1654,9 @@ def _do_cube(state: dict, seat: int, action: dict) -> None:
         _event(state, "cube_home_actions", seat=seat, owner=owner, rule="X57")
         _push(state, "home", seat=owner, rule="X57", parts=["draw", "shelve"])
         return
-    hand = state["seats"][seat]["hand"]
+    hand = _seat(state, seat)["hand"]
     card = hand.pop(_rng(state, "cube").randrange(len(hand)))
-    state["seats"][owner]["hand"].append(card)
+    _seat(state, owner)["hand"].append(card)
     _event(
         state, "cube_card", seat=seat, owner=owner, rule="X57", secret_to=[seat, owner], secret=card
     )
@@ -1674,9 +1724,10 @@ def _do_goblin_give(state: dict, seat: int, action: dict) -> None:
     the cards received, kept by the Goblin's next step below."""
     top = state["pending"].pop()
     card, owner = action["card"], top["to"]
-    state["seats"][seat]["hand"].remove(card)
-    state["seats"][owner]["hand"].append(card)
-    state["pending"][-1]["received"].append(card)
+    _seat(state, seat)["hand"].remove(card)
+    _seat(state, owner)["hand"].append(card)
+    below = state["pending"][-1]
+    state["pending"][-1] = {**below, "received": below["received"] + [card]}
     _event(state, "gave", seat=seat, to=owner, rule="X54", secret_to=[seat, owner], secret=card)
     _gained(state, owner, [card])
 
@@ -1705,7 +1756,7 @@ def _do_wisp(state: dict, seat: int, action: dict) -> None:
     top = state["pending"].pop()
     if action["type"] == "pass":
         return
-    record = state["tiles"][top["tile"]]
+    record = _tile(state, top["tile"])
     if action["type"] == "discard_all":
         gone, record["cards"], home_actions = record["cards"], [], 2
     else:
@@ -1734,7 +1785,7 @@ def _do_bookworm(state: dict, seat: int, action: dict) -> None:
     state["pending"].pop()
     if action["type"] == "stop":
         return
-    state["seats"][seat]["hand"].remove(action["card"])
+    _seat(state, seat)["hand"].remove(action["card"])
     state["discard"].append(action["card"])
     _event(state, "discarded", seat=seat, card=action["card"], source="hand", rule="X59")
     _push(state, "home", seat=seat, rule="X59", parts=["draw", "shelve"])
@@ -1745,7 +1796,7 @@ def _gained(state: dict, seat: int, cards: list[str]) -> None:
     holding a Banned book wait for the Witch's power when it applies (`_witch_flush`)."""
     if _power(state, seat) == "witch":
         banned = state["banned"]
-        state["witch_queue"] += [
+        state["witch_queue"] = state["witch_queue"] + [
             {"seat": seat, "card": card} for card in cards if banned in CARDS[card].books
         ]
 
@@ -1753,8 +1804,6 @@ def _gained(state: dict, seat: int, cards: list[str]) -> None:
 def _witch_flush(state: dict) -> None:
     """X64, X88: the cards waiting for the Witch are settled before the effect goes on, one by
     one in the order received: each becomes a step pushed above what the effect pushed."""
-    if not state["witch_queue"]:
-        return
     queue, state["witch_queue"] = state["witch_queue"], []
     for entry in reversed(queue):
         _push(state, "then", step="witch_reveal", seat=entry["seat"], card=entry["card"])
@@ -1782,8 +1831,8 @@ def _do_witch(state: dict, seat: int, action: dict) -> None:
     the one received wherever the effect still names it (A-27: it never triggers the power)."""
     top = state["pending"].pop()
     card, revealed = top["card"], top["revealed"]
-    hand = state["seats"][seat]["hand"]
     if action["card"] == revealed:
+        hand = _seat(state, seat)["hand"]
         hand[hand.index(card)] = revealed
         state["discard"].append(card)
         state["pending"] = [_stand_in(entry, card, revealed) for entry in state["pending"]]
@@ -1813,8 +1862,9 @@ def _golem_turn(state: dict, tile: str) -> bool:
     owner = _golem_owner(state)
     if owner is None:
         return False
-    record = state["tiles"][tile]
-    record["cards"] = [{**entry, "up": True} for entry in record["cards"]]
+    if not all(entry["up"] for entry in state["tiles"][tile]["cards"]):
+        record = _tile(state, tile)
+        record["cards"] = [{**entry, "up": True} for entry in record["cards"]]
     _push(state, "golem", seat=owner, tile=tile, rule="X62")
     return True
 
@@ -1845,9 +1895,9 @@ def _do_golem(state: dict, seat: int, action: dict) -> None:
     if action["type"] == "pass":
         return
     card = action["card"]
-    record = state["tiles"][top["tile"]]
+    record = _tile(state, top["tile"])
     record["cards"] = [entry for entry in record["cards"] if entry["card"] != card]
-    state["seats"][seat]["hand"].append(card)
+    _seat(state, seat)["hand"].append(card)
     _event(state, "took", seat=seat, tile=top["tile"], card=card, rule="X62")
     if action["type"] == "shelve":
         _push(state, "shelve_cell", seat=seat, card=card, rule="X62", power=None)
@@ -1919,9 +1969,9 @@ POWERS: frozenset[str] = frozenset(
 def to_act(state: dict) -> list[int]:
     """X86: the seats that must answer now: one, or every unfinished seat during the pre-scoring
     flip (X68); [] exactly when the game is over."""
-    top = _top(state)
-    if top is None:
+    if not state["pending"]:
         return []
+    top = state["pending"][-1]
     if top["kind"] == "flip":
         return list(top["seats"])
     return [top["seat"]]
@@ -1985,76 +2035,139 @@ def _ghost_shares(state: dict, tile: str) -> list[dict]:
 
 def _open_bids(state: dict, tile: str) -> list[int]:
     """X37: the bids (slot numbers) above the current one; none once slot 4 is taken."""
-    slots = state["tiles"][tile]["slots"]
-    current = max((number for number, h in enumerate(slots, start=1) if h is not None), default=0)
+    current = 0
+    for number, holder in enumerate(state["tiles"][tile]["slots"], start=1):
+        if holder is not None:
+            current = number
     return [bid for bid in _USABLE_SLOTS[tile, state["players"]] if bid > current]
 
 
-def _placements(state: dict, seat: int) -> list[dict]:
-    """X21: every (assistant kind, target) the seat may place now."""
-    return list(_placement_options(state, seat))
-
-
-def _placement_options(state: dict, seat: int) -> Iterator[dict]:
-    """`_placements` one by one, so that whether there is any costs only the first."""
+def _placements(state: dict, seat: int, *, first: bool = False) -> list[dict]:
+    """X21: every (assistant kind, target) the seat may place now; with `first`, no more than
+    the first one (whether there is any). Each tile is looked at once for both kinds (`_spot`);
+    the standard kind, the common case, needs only the Snowman's test of `_may_enter`."""
     record = state["seats"][seat]
     supply = record["supply"]
     special = record["special_assistant"]
     kinds = []
-    if any(a.startswith("standard-") for a in supply):
-        kinds.append("standard")
+    for assistant in supply:
+        if assistant.startswith("standard-"):
+            kinds.append("standard")
+            break
     if special in supply:
         kinds.append("special")
-    if not kinds:
-        return
-    tiles = state["tiles"]
-    solo = _solo(state)
-    spots = {}  # per tile, for both kinds: who is there, the free slot, one of yours (solo)
+    found = []
+    spots = {}
     for kind in kinds:
         assistant = special if kind == "special" else "standard"
         for tile in state["locations"]["face_up"]:
-            if tile not in EFFECTS:
+            spot = spots.get(tile)
+            if spot is None:
+                if tile not in EFFECTS:
+                    continue
+                spot = spots[tile] = _spot(state, tile, seat)
+            here, free, mine, blocked = spot
+            if blocked or assistant != "standard" and not _may_enter(here, seat, assistant, tile):
                 continue
-            if tile not in spots:
-                slots = tiles[tile]["slots"]
-                mine = solo and any(h is not None and h["seat"] == seat for h in slots)
-                spots[tile] = (_holders(tiles[tile]), _free_slot(state, tile), mine)
-            here, free, mine = spots[tile]
-            if not _may_enter(here, seat, assistant, tile):
-                continue
-            shares = _ghost_shares(state, tile) if assistant == "ghost" else ()
+            shares = _ghost_shares(state, tile) if assistant == "ghost" else []
             if free is None:
-                yield from shares
-                continue
-            if mine:
+                found += shares
+            elif mine:
                 continue  # X83: one of your assistants per location at a time
-            if LOCATIONS[tile].bids:  # X37: the placement names a bid above the current one
-                for bid in _open_bids(state, tile):
-                    yield {"type": "place", "assistant": kind, "target": tile, "slot": bid}
-                continue
-            yield {"type": "place", "assistant": kind, "target": tile}
-            yield from shares
+            elif tile in _BIDDING:  # X37: the placement names a bid above the current one
+                found += [
+                    {"type": "place", "assistant": kind, "target": tile, "slot": bid}
+                    for bid in _open_bids(state, tile)
+                ]
+            else:
+                found.append({"type": "place", "assistant": kind, "target": tile})
+                found += shares
+            if first and found:
+                return found[:1]
         if len(record["home"]) < HOME_SPACES:
-            yield {"type": "place", "assistant": kind, "target": "library"}
+            found.append({"type": "place", "assistant": kind, "target": "library"})
+            if first:
+                return found[:1]
+    return found
+
+
+_BIDDING = frozenset(tile for tile, location in LOCATIONS.items() if location.bids)  # X37
+
+
+def _spot(state: dict, tile: str, seat: int) -> tuple[list[dict], int | None, bool, bool]:
+    """What `_placements` needs of a tile: who is there (`_holders`), its free slot
+    (`_free_slot`), whether one of `seat`'s assistants holds a slot (solo, X83), and whether
+    the Snowman holds it against every other assistant (X61: `_may_enter`'s first test)."""
+    record = state["tiles"][tile]
+    slots = record["slots"]
+    here = [holder for holder in slots if holder is not None]
+    free = None
+    if len(here) < len(slots):
+        for number in _USABLE_SLOTS[tile, state["players"]]:
+            if slots[number - 1] is None:
+                free = number
+                break
+    mine = False
+    if state["players"] == 1:
+        mine = seat in [holder["seat"] for holder in here]
+    if "shared" in record:
+        here += record["shared"]
+    blocked = False
+    if here and tile in _INSTANT and "snowman" in POWERS:
+        blocked = "snowman" in [entry["assistant"] for entry in here]
+    return here, free, mine, blocked
+
+
+def _asked(state: dict, seat) -> bool:
+    """`seat in to_act(state)`, without building the list."""
+    if not state["pending"]:
+        return False
+    top = state["pending"][-1]
+    if top["kind"] == "flip":
+        return seat in top["seats"]
+    return seat == top["seat"]
 
 
 def legal_actions(state: dict, seat) -> list[dict]:
-    """X86: every action `seat` may take now; [] when it is not asked anything."""
-    if seat not in to_act(state):
+    """X86: every action `seat` may take now; [] when it is not asked anything. A `State`
+    keeps the list (`_legal`), for `apply_action` to check the action chosen from it without
+    listing them again."""
+    if not _asked(state, seat):
         return []
-    top = _top(state)
+    actions = _listed(state, seat)
+    if type(state) is State:
+        state._legal = (seat, tuple(actions))  # a tuple: the caller may change its list
+    return actions
+
+
+def _listed(state: dict, seat: int) -> list[dict]:
+    """`legal_actions` for a seat asked now (the most frequent decisions first)."""
+    top = state["pending"][-1]
     kind = top["kind"]
     record = state["seats"][seat]
-    if kind == "draft_take":
-        return [{"type": "take", "library": lib} for lib in state["libraries"]["pool"]]
-    if kind == "draft_remove":
-        return [{"type": "remove", "library": lib} for lib in state["libraries"]["pool"]]
-    if kind == "solo_keep":
-        return [{"type": "keep", "library": lib} for lib in state["libraries"]["pool"]]
-    if kind in _CHOICES:
-        return _CHOICES[kind](state, seat, top)
     if kind == "place":
         return _placements(state, seat)
+    if kind in _CHOICES:
+        return _CHOICES[kind](state, seat, top)
+    if kind == "shelve_card":
+        allowed = set(record["hand"] if top["cards"] is None else top["cards"])
+        cards = [card for card in record["hand"] if card in allowed]
+        return [{"type": "shelve", "card": card} for card in cards] + [{"type": "done"}]
+    if kind == "shelve_cell":  # X14; X56 the Mummy stacks, X63 the Wizard pushes (6n + 2)
+        shelf = record["bookshelf"]
+        actions = [{"type": "cell", "cell": list(cell)} for cell in bs.shelving_cells(shelf)]
+        if top.get("power") == "mummy":
+            actions += [
+                {"type": "stack", "cell": list(cell), "how": how}
+                for cell in bs.stacking_cells(shelf)
+                for how in ("on", "under")
+            ]
+        elif top.get("power") == "wizard":
+            actions += [
+                {"type": "push", "cell": list(cell), "direction": direction}
+                for cell, direction in bs.push_targets(shelf)
+            ]
+        return actions
     if kind == "home":  # X22; X32: both home actions, part by part
         parts = top.get("parts") or ("draw", "shelve")
         actions = [{"type": "draw"}] if "draw" in parts else []
@@ -2085,25 +2198,6 @@ def legal_actions(state: dict, seat) -> list[dict]:
         return [{"type": "run_end", "cell": cell} for cell in top["options"]]
     if kind == "run_dest":
         return [{"type": "move", "cell": cell} for cell in top["options"]]
-    if kind == "shelve_card":
-        allowed = record["hand"] if top["cards"] is None else top["cards"]
-        cards = [card for card in record["hand"] if card in allowed]
-        return [{"type": "shelve", "card": card} for card in cards] + [{"type": "done"}]
-    if kind == "shelve_cell":  # X14; X56 the Mummy stacks, X63 the Wizard pushes (6n + 2)
-        shelf = record["bookshelf"]
-        actions = [{"type": "cell", "cell": list(cell)} for cell in bs.shelving_cells(shelf)]
-        if top.get("power") == "mummy":
-            actions += [
-                {"type": "stack", "cell": list(cell), "how": how}
-                for cell in bs.stacking_cells(shelf)
-                for how in ("on", "under")
-            ]
-        elif top.get("power") == "wizard":
-            actions += [
-                {"type": "push", "cell": list(cell), "direction": direction}
-                for cell, direction in bs.push_targets(shelf)
-            ]
-        return actions
     if kind == "solo_remove":
         return [{"type": "remove_tile", "tile": t} for t in state["locations"]["face_up"]]
     if kind == "flip":
@@ -2114,6 +2208,12 @@ def legal_actions(state: dict, seat) -> list[dict]:
             if list(cell) not in chosen
         ]
         return actions + [{"type": "done"}]
+    if kind == "draft_take":
+        return [{"type": "take", "library": lib} for lib in state["libraries"]["pool"]]
+    if kind == "draft_remove":
+        return [{"type": "remove", "library": lib} for lib in state["libraries"]["pool"]]
+    if kind == "solo_keep":
+        return [{"type": "keep", "library": lib} for lib in state["libraries"]["pool"]]
     raise ValueError(f"unknown decision {kind!r}")  # pragma: no cover
 
 
@@ -2129,6 +2229,15 @@ def _discard_options(state: dict, seat: int) -> list[dict]:
             for cell in bs.removable_cells(record["bookshelf"])
         ]
     return actions
+
+
+def _can_discard(state: dict, seat: int) -> bool:
+    """Whether `_discard_options` lists anything: any hand card does, so the bookshelf's cells
+    are searched only for an empty hand."""
+    record = state["seats"][seat]
+    if record["hand"]:
+        return True
+    return _top(state)["shelf"] and bool(bs.removable_cells(record["bookshelf"]))
 
 
 def _rule(top: dict) -> str:
@@ -2151,7 +2260,7 @@ def _as_json(action):
                 break
             if kind is str or kind is int or kind is bool or value is None:
                 plain[key] = value
-            elif (kind is list or kind is tuple) and all(type(x) is int for x in value):
+            elif (kind is list or kind is tuple) and all([type(x) is int for x in value]):
                 plain[key] = list(value)
             else:
                 break
@@ -2165,33 +2274,32 @@ def apply_action(state: dict, seat, action) -> dict:
     naming the rule, for anything `legal_actions` does not list."""
     if state["phase"] == "over":
         raise IllegalAction("X67: the game is over")
-    if seat not in to_act(state):
+    if not _asked(state, seat):
         raise IllegalAction(f"X86: seat {seat!r} is not asked anything now")
     top = _top(state)
     try:
         action = _as_json(action)
     except (TypeError, ValueError):
         raise IllegalAction(f"{_rule(top)}: an action is a small JSON object") from None
-    # The placements are listed lazily: the search stops at the action (`legal_actions` is
-    # `_placements`, the same list).
-    legal = (
-        _placement_options(state, seat) if top["kind"] == "place" else legal_actions(state, seat)
-    )
-    if action not in legal:
+    kept = getattr(state, "_legal", None)  # the list a caller has just chosen from
+    in_kept = kept is not None and kept[0] == seat and action in kept[1]
+    if not in_kept and action not in _listed(state, seat):
         raise IllegalAction(f"{_rule(top)}: {action!r} is not a legal {top['kind']} action now")
     new = _next_state(state)
     new["version"] += 1
     _DO[top["kind"]](new, seat, action)
     _proceed(new)
+    new._own = set()  # done: a later change copies first, as the next move would share it
     return new
 
 
 def _do_draft_take(state: dict, seat: int, action: dict) -> None:
     """X8: take a library from the pool; its special assistant comes with it (X9)."""
     lib = action["library"]
-    state["libraries"]["pool"].remove(lib)
-    state["seats"][seat]["library"] = {"id": lib, "side": "front"}
-    state["seats"][seat]["special_assistant"] = lib
+    _libraries(state)["pool"].remove(lib)
+    record = _seat(state, seat)
+    record["library"] = {"id": lib, "side": "front"}
+    record["special_assistant"] = lib
     _event(state, "library_taken", seat=seat, library=lib)
     state["pending"].pop()
     _push(state, "draft_remove", seat=seat)
@@ -2200,8 +2308,9 @@ def _do_draft_take(state: dict, seat: int, action: dict) -> None:
 def _do_draft_remove(state: dict, seat: int, action: dict) -> None:
     """X8: remove another library from the game; the next player (reverse turn order) drafts."""
     lib = action["library"]
-    state["libraries"]["pool"].remove(lib)
-    state["libraries"]["declined"].append(lib)
+    libraries = _libraries(state)
+    libraries["pool"].remove(lib)
+    libraries["declined"].append(lib)
     _event(state, "library_removed", seat=seat, library=lib)
     state["pending"].pop()
     state["draft_step"] += 1
@@ -2215,12 +2324,14 @@ def _do_draft_remove(state: dict, seat: int, action: dict) -> None:
 def _do_solo_keep(state: dict, seat: int, action: dict) -> None:
     """X82.2: keep 1 of the 2 solo libraries offered; the other leaves the game."""
     lib = action["library"]
-    pool = state["libraries"]["pool"]
+    libraries = _libraries(state)
+    pool = libraries["pool"]
     pool.remove(lib)
-    state["libraries"]["declined"] += pool
-    state["libraries"]["pool"] = []
-    state["seats"][seat]["library"] = {"id": lib, "side": "front"}
-    state["seats"][seat]["special_assistant"] = lib
+    libraries["declined"] += pool
+    libraries["pool"] = []
+    record = _seat(state, seat)
+    record["library"] = {"id": lib, "side": "front"}
+    record["special_assistant"] = lib
     _event(state, "library_taken", seat=seat, library=lib)
     state["pending"].pop()
     state["phase"] = "round_start"
@@ -2230,7 +2341,7 @@ def _do_place(state: dict, seat: int, action: dict) -> None:
     """X20-X21: place one assistant from the supply, a standard one not yet placed this round
     when there is one (X21); it arrives (X23) on the slot the action names (a Ghost sharing one,
     X60; an Auction bid, X37) or on the lowest free one."""
-    record = state["seats"][seat]
+    record = _seat(state, seat)
     if action["assistant"] == "special":
         assistant = record["special_assistant"]
     else:
@@ -2271,9 +2382,9 @@ def _do_take_tile_card(state: dict, seat: int, action: dict) -> None:
     the shelving of up to `shelve` of the cards taken."""
     top = state["pending"].pop()
     card = action["card"]
-    tile = state["tiles"][top["tile"]]
+    tile = _tile(state, top["tile"])
     tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
-    state["seats"][seat]["hand"].append(card)
+    _seat(state, seat)["hand"].append(card)
     _event(state, "took", seat=seat, tile=top["tile"], card=card, rule=top["rule"])
     _gained(state, seat, [card])
     taken = top["taken"] + [card]
@@ -2291,8 +2402,8 @@ def _do_swap_give(state: dict, seat: int, action: dict) -> None:
     """X36: the card given lies face up on the tile for later visitors."""
     top = state["pending"].pop()
     card = action["card"]
-    state["seats"][seat]["hand"].remove(card)
-    state["tiles"]["swap"]["cards"].append({"card": card, "up": True})
+    _seat(state, seat)["hand"].remove(card)
+    _tile(state, "swap")["cards"].append({"card": card, "up": True})
     _event(state, "gave_to_tile", seat=seat, tile="swap", card=card, rule=top["rule"])
 
 
@@ -2300,9 +2411,9 @@ def _do_community_give(state: dict, seat: int, action: dict) -> None:
     """X39: a remaining tile card to an opponent's hand, in plain sight (X77); no shelving."""
     top = state["pending"].pop()
     card, other = action["card"], action["to"]
-    tile = state["tiles"]["community"]
+    tile = _tile(state, "community")
     tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
-    state["seats"][other]["hand"].append(card)
+    _seat(state, other)["hand"].append(card)
     _event(state, "gave", seat=seat, to=other, card=card, tile="community", rule=top["rule"])
     _gained(state, other, [card])
 
@@ -2314,7 +2425,7 @@ def _do_discard_card(state: dict, seat: int, action: dict) -> None:
     if action["type"] == "done":
         _finish_discards(state, seat, top)
         return
-    record = state["seats"][seat]
+    record = _seat(state, seat)
     if action["type"] == "discard":
         card = action["card"]
         record["hand"].remove(card)
@@ -2333,7 +2444,7 @@ def _do_discard_card(state: dict, seat: int, action: dict) -> None:
     state["discard"].append(card)
     top = {**top, "discarded": top["discarded"] + [card]}
     state["pending"].append(top)
-    if not _discard_options(state, seat):
+    if not _can_discard(state, seat):
         _finish_discards(state, seat, state["pending"].pop())
 
 
@@ -2341,7 +2452,7 @@ def _do_cabin_name(state: dict, seat: int, action: dict) -> None:
     """X47: the category is named aloud; the visitor alone looks at the face-down cards."""
     top = state["pending"].pop()
     category = action["category"]
-    tile = state["tiles"]["cabin"]
+    tile = _tile(state, "cabin")
     looked = tile.setdefault("looked", [])
     if seat not in looked:
         looked.append(seat)
@@ -2358,9 +2469,9 @@ def _do_cabin_take(state: dict, seat: int, action: dict) -> None:
     taken = list(top["taken"])
     if action["type"] == "take":
         card = action["card"]
-        tile = state["tiles"]["cabin"]
+        tile = _tile(state, "cabin")
         tile["cards"] = [entry for entry in tile["cards"] if entry["card"] != card]
-        state["seats"][seat]["hand"].append(card)
+        _seat(state, seat)["hand"].append(card)
         _event(state, "took", seat=seat, tile="cabin", card=card, rule=top["rule"])
         _gained(state, seat, [card])
         taken.append(card)
@@ -2391,7 +2502,7 @@ def _do_run_end(state: dict, seat: int, action: dict) -> None:
 def _do_run_dest(state: dict, seat: int, action: dict) -> None:
     """X52, X90.4: the run lands on the destination's consecutive cells, stacks and order kept."""
     top = state["pending"].pop()
-    record = state["seats"][seat]
+    record = _seat(state, seat)
     record["bookshelf"] = bs.move_run(record["bookshelf"], top["start"], top["end"], action["cell"])
     _event(
         state,
@@ -2424,7 +2535,7 @@ def _do_shelve_cell(state: dict, seat: int, action: dict) -> None:
     """X14: the chosen card goes face up into the chosen cell; or the Mummy stacks it (X56: a
     card put straight under is its owner's secret, X77), or the Wizard pushes (X63)."""
     top = state["pending"].pop()
-    record = state["seats"][seat]
+    record = _seat(state, seat)
     card, cell = top["card"], action["cell"]
     shelf = record["bookshelf"]
     how = action.get("how")
@@ -2444,7 +2555,7 @@ def _do_solo_remove(state: dict, seat: int, action: dict) -> None:
     """X83: remove a face-up tile from the game (twice per Restoration)."""
     top = state["pending"].pop()
     tile = action["tile"]
-    locations = state["locations"]
+    locations = _locations(state)
     locations["face_up"].remove(tile)
     if tile in locations["permanent"]:
         locations["permanent"].remove(tile)
@@ -2459,11 +2570,15 @@ def _do_flip(state: dict, seat: int, action: dict) -> None:
     """X68: turn one more top card face down, or done; kept secret until every seat is done."""
     top = state["pending"][-1]
     if action["type"] == "flip":
-        state["pre_flips"][seat].append(action["cell"])
+        flips = state["pre_flips"][:]
+        flips[seat] = [*flips[seat], action["cell"]]
+        state["pre_flips"] = flips
         return
-    top["seats"].remove(seat)
     _event(state, "flip_done", seat=seat)
-    if not top["seats"]:
+    waiting = [other for other in top["seats"] if other != seat]
+    if waiting:
+        state["pending"][-1] = {**top, "seats": waiting}
+    else:
         state["pending"].pop()
 
 
@@ -2665,7 +2780,7 @@ def view(state: dict, seat) -> dict:
         "version": state["version"],
         "seat": seat,
         "to_act": acting,
-        "legal_actions": legal_actions(state, seat) if seat in acting else [],
+        "legal_actions": _listed(state, seat) if seat in acting else [],  # not kept (`_legal`)
         "players": state["players"],
         "variants": list(state["variants"]),
         "options": dict(state["options"]),

@@ -43,9 +43,7 @@ def alphabetical(shelf: dict) -> tuple[dict, list[bs.Cell]]:
             last = card_key
         else:
             flipped.append(cell)
-    for cell in flipped:
-        shelf = bs.flip_down(shelf, cell)
-    return shelf, flipped
+    return bs.turn_down(shelf, flipped) if flipped else shelf, flipped
 
 
 def book_counts(card_ids: Sequence[str]) -> dict[str, int]:
@@ -196,10 +194,11 @@ def _bookshelf_lines(player: dict, banned: str) -> dict:
     focus = player["focus"]
     _check_category(focus, "a focus")
     pre_flips = [list(bs.as_cell(cell)) for cell in player.get("pre_flips", ())]
-    for cell in pre_flips:  # X68, X90.2: before A1; naming a face-down card is refused
-        shelf = bs.flip_down(shelf, cell)
+    if pre_flips:  # X68, X90.2: before A1; naming a face-down card is refused
+        shelf = bs.turn_down(shelf, pre_flips)
     shelf, flips = alphabetical(shelf)
     counts = category_counts(shelf)
+    working = stability_working(shelf)
     return {
         "focus": focus,
         "pre_flips": pre_flips,
@@ -208,9 +207,9 @@ def _bookshelf_lines(player: dict, banned: str) -> dict:
         "bookshelf": shelf,
         "counts": counts,
         "books": sum(counts.values()),  # X76: face-up books after A1, Banned included
-        "stability": stability_working(shelf),
+        "stability": working,
         "scarcest": scarcest(counts, banned),
-        "b1": stability(shelf),
+        "b1": working["points"],
         "b3": banned_points(counts, banned),
         "b4": diversity(counts, banned),
         "b5": focus_points(counts, focus),
