@@ -7,7 +7,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_lazy
 
-from accounts.models import ApiToken, User
+from accounts.models import ApiToken, Theme, User
 
 DISPLAY_NAME_MIN = 2
 DISPLAY_NAME_MAX = 40
@@ -74,3 +74,17 @@ class TokenCreateForm(forms.Form):
 
 class TokenRevokeForm(forms.Form):
     token = forms.IntegerField(min_value=1)
+
+
+class ThemeForm(forms.Form):
+    """The theme toggle of the navigation and of the profile page."""
+
+    theme = forms.ChoiceField(
+        label=gettext_lazy("Theme"),
+        choices=Theme.choices,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": gettext_lazy("Choose a theme: automatic, light or dark."),
+            "invalid_choice": gettext_lazy("Choose a theme: automatic, light or dark."),
+        },
+    )

@@ -11,6 +11,15 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models, transaction
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
+
+
+class Theme(models.TextChoices):
+    """The site's colours: the device's preference (prefers-color-scheme), or one forced."""
+
+    AUTO = "auto", gettext_lazy("Automatic")
+    LIGHT = "light", gettext_lazy("Light")
+    DARK = "dark", gettext_lazy("Dark")
 
 
 class User(AbstractUser):
@@ -26,6 +35,12 @@ class User(AbstractUser):
     # Blank until the player picks one: until then the browser's language applies.
     language = models.CharField(
         max_length=8, blank=True, help_text="Language code the site is shown in (en, fr, es)."
+    )
+    theme = models.CharField(
+        max_length=5,
+        choices=Theme.choices,
+        default=Theme.AUTO,
+        help_text="Light or dark colours, or the device's own preference (auto).",
     )
 
     class Meta(AbstractUser.Meta):

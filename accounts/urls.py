@@ -33,4 +33,5 @@ urlpatterns = [
     path("u/<text:username>/", views.profile, name="profile"),
     path("tokens/", views.tokens, name="tokens"),
     path("language/", views.set_language, name="set_language"),
+    path("theme/", views.set_theme, name="set_theme"),
 ]

@@ -10,12 +10,14 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import add_never_cache_headers
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from accounts import credentials
-from accounts.forms import SignUpForm, TokenCreateForm, TokenRevokeForm
+from accounts.context_processors import THEME_COOKIE, THEME_COOKIE_MAX_AGE
+from accounts.forms import SignUpForm, ThemeForm, TokenCreateForm, TokenRevokeForm
 from accounts.models import MAX_TOKENS_PER_USER, ApiToken, TooManyTokens, User
 from biblios_site import ratelimit
 
@@ -94,6 +96,7 @@ def _render_profile(request, player, *, token_form=None, status=200):
     own = request.user.is_authenticated and request.user.pk == player.pk
     context = {"player": player, "own": own}
     if own:
+        context["theme_form"] = ThemeForm(initial={"theme": player.theme})
         context["tokens"] = player.api_tokens.order_by("-created_at")
         context["token_form"] = token_form or TokenCreateForm()
     return render(request, "accounts/profile.html", context, status=status)
@@ -156,4 +159,38 @@ def set_language(request):
     if user.is_authenticated and language in dict(settings.LANGUAGES) and language != user.language:
         user.language = language
         user.save(update_fields=["language"])
+    return response
+
+
+@require_POST
+def set_theme(request):
+    """Light, dark or automatic colours: saved on a logged-in player's profile (so it follows
+    them to every device) and in a cookie (so it outlives logging out on this one).
+
+    A plain form, so it works without JavaScript; it goes back to `next` when that is a page of
+    this site, and to the lobby otherwise.
+    """
+    form = ThemeForm(request.POST)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/"
+    if not form.is_valid():
+        context = {"message": form.errors["theme"][0], "back": back}
+        return render(request, "accounts/theme_refused.html", context, status=400)
+    theme = form.cleaned_data["theme"]
+    user = request.user
+    if user.is_authenticated and user.theme != theme:
+        user.theme = theme
+        user.save(update_fields=["theme"])
+    response = redirect(back)
+    response.set_cookie(
+        THEME_COOKIE,
+        theme,
+        max_age=THEME_COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
     return response

@@ -77,7 +77,7 @@ def page(client: Client, url: str) -> str:
 )
 def test_the_lobby_follows_the_browser_language(players, language, words):
     html = page(browser(language, players[0]), reverse("home"))
-    assert f'<html lang="{language}">' in html
+    assert f'<html lang="{language}" ' in html
     for word in words:
         assert word in html
     assert "Open tables" not in html
@@ -86,7 +86,7 @@ def test_the_lobby_follows_the_browser_language(players, language, words):
 @pytest.mark.django_db
 def test_without_a_known_browser_language_the_site_is_in_english(players):
     html = page(browser("de", players[0]), reverse("home"))
-    assert '<html lang="en">' in html and "Open tables" in html
+    assert '<html lang="en" ' in html and "Open tables" in html
 
 
 def game_with_a_category_card_in_hand(players):
@@ -123,13 +123,17 @@ def test_table_and_board_pages_in_french_and_spanish(players, language, waiting,
     html = page(client, reverse("game", args=[game.pk]))
     for word in board_words + OFFICIAL[("biblios", language)]:
         assert word in html, word
-    # The hand shows the host's cards by their printed names ("Moines 2 (A)").
+    # The hand shows the host's cards as cards with their printed names ("Moines", 2, A).
     hand = game.engine_state().hands[0]
     with_category = [card for card in hand if card.split("-")[0] in CATEGORIES]
     for card in with_category:
         category, letter = card.rsplit("-", 1)
         printed = OFFICIAL[("biblios", language)][CATEGORIES.index(category)]
-        assert f"{printed} " in html and f"({letter})" in html
+        tile = (
+            rf'card-tile" data-card="{card}"><span class="card-name">{printed}</span> '
+            rf'<span class="card-value">\d</span> <span class="card-letter">{letter}</span>'
+        )
+        assert re.search(tile, html), card
 
 
 @pytest.mark.django_db
@@ -220,7 +224,7 @@ def test_the_chosen_language_is_remembered_on_the_profile_and_applied_next_time(
     # Another device: no language cookie, a French browser; the profile still says Spanish.
     elsewhere = browser("fr", ada)
     html = page(elsewhere, reverse("home"))
-    assert '<html lang="es">' in html and "Mesas abiertas" in html
+    assert '<html lang="es" ' in html and "Mesas abiertas" in html
 
 
 @pytest.mark.django_db
