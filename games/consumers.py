@@ -57,6 +57,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.as_json = query.get("format", [""])[-1] == "json"
         self.invite_code = query.get("invite", [""])[-1]  # a JSON client's `?invite=<code>`
+        # The page's own origin (biblios_site.origin admits sockets from this site only): the
+        # waiting room's invite link stays a full URL in live redraws.
+        self.origin = dict(self.scope.get("headers", [])).get(b"origin", b"").decode("latin-1")
         self.seated = False
         self.position = None  # this user's seat (None: a spectator)
         self.position_final = False  # seats no longer move: the game has started
@@ -254,7 +257,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if presence_only:
             return key, rendering.players_html(game, self.user, connected=connected)
         return key, rendering.board_html(
-            game, self.user, oob=True, connected=connected, message=message
+            game, self.user, oob=True, connected=connected, message=message, origin=self.origin
         )
 
     async def _send_error(self, message: str, status: int, retry_after: int | None = None) -> None:
@@ -275,7 +278,9 @@ class GameConsumer(AsyncWebsocketConsumer):
                 frame["retry_after"] = retry_after
             return json.dumps(frame)
         if game is not None and not game.setup and self._may_see(game):
-            return rendering.board_html(game, self.user, oob=True, message=message)
+            return rendering.board_html(
+                game, self.user, oob=True, message=message, origin=self.origin
+            )
         return render_to_string(
             "games/board_parts.html#message",
             {"view": {"version": version}, "message": message, "oob": True},

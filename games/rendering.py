@@ -12,6 +12,7 @@ while the element owning the socket stays outside every region.
 import math
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
@@ -21,7 +22,8 @@ from games.models import Game
 
 ABORTED_TEXT = gettext_lazy("This game was ended by a moderator.")
 
-LOG_LENGTH = 30  # newest events shown on the board; the full log has its own page
+# The newest events shown on the board (a push stays under 30 KB); the whole log has its page.
+LOG_LENGTH = 20
 
 
 def board_context(game: Game, user, *, connected=None, message: str = "") -> dict:
@@ -110,16 +112,24 @@ def log_context(game: Game, user) -> dict:
 
 
 def board_html(
-    game: Game, user, *, oob: bool, connected=None, message: str = "", request=None
+    game: Game,
+    user,
+    *,
+    oob: bool,
+    connected=None,
+    message: str = "",
+    request=None,
+    origin: str = "",
 ) -> str:
     """The board of `game` for `user`: the page's `#board`, or its regions as oob swaps.
 
     Before the start (and for a closed table) this is the waiting room. With `oob=True` an
     active or finished board also carries a `#board` that replaces a waiting room still on the
-    client (the moment the host starts), then every region by id.
+    client (the moment the host starts), then every region by id. `origin` (or the `request`'s)
+    makes the waiting room's invite link a full URL (`waiting_context`).
     """
     if not game.setup:
-        return waiting_html(game, user, oob=oob, message=message, request=request)
+        return waiting_html(game, user, oob=oob, message=message, request=request, origin=origin)
     context = board_context(game, user, connected=connected, message=message)
     partial = "live" if oob else "board"
     return render_to_string(f"{context['board_template']}#{partial}", context, request=request)
@@ -137,13 +147,24 @@ def players_html(game: Game, user, *, connected) -> str:
     return render_to_string(f"{kind.board_template}#players", context)
 
 
-def waiting_html(game: Game, user, *, oob: bool, message: str = "", request=None) -> str:
+def waiting_html(
+    game: Game, user, *, oob: bool, message: str = "", request=None, origin: str = ""
+) -> str:
     """The waiting room of a table that has not started (or was closed by its host)."""
-    context = {**waiting_context(game, user, oob=oob), "message": message}
+    origin = origin or (request_origin(request) if request is not None else "")
+    context = {**waiting_context(game, user, oob=oob, origin=origin), "message": message}
     return render_to_string("games/table.html#waiting", context, request=request)
 
 
-def waiting_context(game: Game, user, *, oob: bool) -> dict:
+def request_origin(request) -> str:
+    """`scheme://host[:port]` of the site as `request` reached it."""
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def waiting_context(game: Game, user, *, oob: bool, origin: str = "") -> dict:
+    """The waiting room's context. `origin` (`scheme://host[:port]`: a page's request, or the
+    Origin a live socket was opened from) makes `invite_url` the full link a player can send;
+    without it, the link's path."""
     seats = list(game.seats.select_related("user").order_by("position"))
     seated = any(s.user_id == user.pk for s in seats) if user.is_authenticated else False
     return {
@@ -154,6 +175,7 @@ def waiting_context(game: Game, user, *, oob: bool) -> dict:
         "is_host": user.is_authenticated and game.host_id == user.pk,
         "user": user,
         "oob": oob,
+        "invite_url": origin + reverse("invite", args=[game.invite_code]),
     }
 
 

@@ -93,10 +93,16 @@ def step_view(engine, states, step: int, perspective: Perspective) -> dict:
     return view
 
 
-def step_log(engine, states, perspective: Perspective) -> list[dict]:
-    """Every step's events as the perspective's seat (or a spectator) saw them."""
+def step_log(engine, states, perspective: Perspective, timed_out: set[int]) -> list[dict]:
+    """Every step's events as the perspective's seat (or a spectator) saw them, those of the
+    `timed_out` steps marked as the clock's choice (`selectors.with_timeouts_marked`)."""
     return [
-        {"step": step, "events": engine.events_for(state, perspective.seat)}
+        {
+            "step": step,
+            "events": selectors.with_timeouts_marked(
+                engine.events_for(state, perspective.seat), step in timed_out
+            ),
+        }
         for step, state in enumerate(states)
     ]
 
@@ -112,7 +118,7 @@ def replay_context(game: Game, step: int, perspective: Perspective, choices) -> 
         board_template=kind.board_template,
         step=step,
         last=last,
-        steps=step_log(kind.engine, states, perspective),
+        steps=step_log(kind.engine, states, perspective, selectors.timed_out_steps(game)),
         perspective=perspective,
         choices=choices,
         oob=False,

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from biblios_site import errors
 from games import access
 from games.kinds import registry
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 
 
 def seat_names(game: Game, seats=None) -> list[str]:
@@ -115,15 +115,34 @@ _history = _History()
 
 
 def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
-    """The game's events as `seat` may see them, newest first (at most `limit`).
+    """The game's events as `seat` may see them, newest first (at most `limit`), the events of
+    moves the clock decided marked (`with_timeouts_marked`).
 
     The view only carries the last action's events; the log replays the move log and filters
     each step through `events_for`, the engine's own per-seat filter.
     """
     if not game.setup:
         return []
-    events = [event for step in _history.events(game, seat) for event in step][::-1]
+    timed_out = timed_out_steps(game)
+    steps = _history.events(game, seat)
+    events = [
+        event
+        for step, events in enumerate(steps)
+        for event in with_timeouts_marked(events, step in timed_out)
+    ][::-1]
     return events if limit is None else events[:limit]
+
+
+def timed_out_steps(game: Game) -> set[int]:
+    """The moves (by seq, which is their step) the stand-in bot played for a player whose time
+    ran out. Saying so reveals nothing: everyone at the table saw the clock run out."""
+    return set(game.moves.filter(played_by=Move.PlayedBy.TIMEOUT).values_list("seq", flat=True))
+
+
+def with_timeouts_marked(events: list[dict], timed_out: bool) -> list[dict]:
+    """A step's events, each marked `"timed_out": True` when the clock chose the move, so the
+    kind's log line says the bot chose it for the player rather than "you took…"."""
+    return [{**event, "timed_out": True} for event in events] if timed_out else events
 
 
 def game_steps(game: Game, seat) -> list[list[dict]]:

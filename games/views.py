@@ -96,10 +96,8 @@ def game_page(request, game_id: int):
                 refusal.status,
             )
     else:
-        context.update(rendering.waiting_context(game, request.user, oob=False))
-        context["invite_url"] = request.build_absolute_uri(
-            reverse("invite", args=[game.invite_code])
-        )
+        origin = rendering.request_origin(request)
+        context.update(rendering.waiting_context(game, request.user, oob=False, origin=origin))
     return render(request, "games/game.html", context)
 
 

@@ -13,6 +13,7 @@ from games.engine import biblios
 from games.models import Game, Move
 
 from .helpers import (
+    ORIGIN,
     QUIET,
     TIMEOUT,
     Sockets,
@@ -256,3 +257,23 @@ def test_the_waiting_room_follows_joins_and_the_start(users):
 
 join_table = database_sync_to_async(services.join_table)
 start_game = database_sync_to_async(services.start_game)
+
+
+def test_the_waiting_rooms_invite_link_is_the_full_url_of_the_sockets_site(users):
+    """A live redraw of the waiting room (here: when a guest joins) keeps the full invite URL
+    the page showed, built from the socket's own origin (issue 17)."""
+    game = services.create_table(users[0], services.TableSettings(2))
+    sockets = Sockets()
+    link = f"{ORIGIN.decode()}/join/{game.invite_code}/"
+    shown = f'<a href="{link}" id="invite-link">{link}</a>'
+    host = session_cookie(users[0])
+
+    async def scenario():
+        socket, first = await sockets.connect(f"/ws/games/{game.pk}/", cookie=host)
+        assert shown in first
+        await join_table(game.pk, users[1])
+        joined = await socket.receive_from(timeout=TIMEOUT)
+        assert shown in joined
+        await sockets.close_all()
+
+    run(scenario)

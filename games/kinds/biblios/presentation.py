@@ -54,10 +54,13 @@ STEP_HELP = {
 CHART_BAR_WIDTH = 14
 CHART_BAR_GAP = 3
 CHART_GROUP_GAP = 22
-# Room under each category for a one-word name ("Illuminators", "Enlumineurs") in the label's
-# bold 8.5px: with two players the bars alone leave too little, and the names would meet each
-# other or the chart's edge.
-CHART_LABEL_WIDTH = 70
+# Each category's name sits under its bars, one word a line, in board.css's bold 8.5px
+# (.chart-label). Its width is reckoned at 0.75 of the font size a letter, more than the widest
+# fonts of the page's font list give ("Iluminadores" measures 0.61 in DejaVu Sans Bold), so
+# that neighbouring names keep a gap and the first and last stay inside the chart.
+CHART_LABEL_FONT_SIZE = 8.5
+CHART_LETTER_WIDTH = 0.75
+CHART_LABEL_GAP = 8
 CHART_HEIGHT = 120
 CHART_TOP = 16
 CHART_LEFT = 8
@@ -76,14 +79,21 @@ def step_help(step: str | None) -> dict | None:
 def score_chart(result: dict, names: list[str], edition: str) -> dict:
     """Bars for each category's totals per player, grouped by category under its die value.
 
-    Players are told apart by a fill pattern and their initial on the bar, not colour alone;
-    every bar also carries its number, and the table beside the chart has the same figures.
+    Players are told apart by a fill pattern and a short mark on the bar (`player_marks`), not
+    colour alone; every bar also carries its number, and the table beside the chart has the same
+    figures. Each group is as wide as its name needs. Coordinates are rounded to 0.1, and the
+    template writes them unlocalized.
     """
     players = len(names)
     tallest = max([1] + [total for entry in result["categories"] for total in entry["totals"]])
+    marks = player_marks(names)
+    labels = [printed.category_label(entry["category"], edition) for entry in result["categories"]]
+    lines = [label_lines(label) for label in labels]
+    longest = max(len(line) for label in lines for line in label)
+    slot = longest * CHART_LETTER_WIDTH * CHART_LABEL_FONT_SIZE + CHART_LABEL_GAP
     group_width = players * CHART_BAR_WIDTH + (players - 1) * CHART_BAR_GAP
-    group_gap = max(CHART_GROUP_GAP, CHART_LABEL_WIDTH - group_width)
-    margin = max(CHART_LEFT, (CHART_LABEL_WIDTH - group_width) / 2)
+    group_gap = max(CHART_GROUP_GAP, slot - group_width)
+    margin = max(CHART_LEFT, (slot - group_width) / 2)
     groups = []
     for index, entry in enumerate(result["categories"]):
         left = margin + index * (group_width + group_gap)
@@ -93,26 +103,24 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
             x = left + seat * (CHART_BAR_WIDTH + CHART_BAR_GAP)
             bars.append(
                 {
-                    "x": x,
-                    "y": CHART_TOP + CHART_HEIGHT - height,
+                    "x": round(x, 1),
+                    "y": round(CHART_TOP + CHART_HEIGHT - height, 1),
                     "height": height,
                     "total": total,
                     "name": names[seat],
-                    "initial": names[seat][:1].upper(),
+                    "initial": marks[seat],
                     "pattern": PLAYER_PATTERNS[seat % len(PLAYER_PATTERNS)],
                     "wins": entry["winner"] == seat,
-                    "text_x": x + CHART_BAR_WIDTH / 2,
+                    "text_x": round(x + CHART_BAR_WIDTH / 2, 1),
                 }
             )
-        label = printed.category_label(entry["category"], edition)
         groups.append(
             {
                 "category": entry["category"],
-                "name": label,
-                # Two-word names ("Forbidden Tomes") go on two lines under their bars.
-                "label_lines": label.split(" ", 1),
+                "name": labels[index],
+                "label_lines": lines[index],
                 "die": entry["die"],
-                "center": left + group_width / 2,
+                "center": round(left + group_width / 2, 1),
                 "bars": bars,
             }
         )
@@ -120,7 +128,7 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
     return {
         "groups": groups,
         "bar_width": CHART_BAR_WIDTH,
-        "width": width,
+        "width": round(width, 1),
         "height": CHART_TOP + CHART_HEIGHT + CHART_LABEL_SPACE,
         "baseline": CHART_TOP + CHART_HEIGHT,
         "initial_y": CHART_TOP + CHART_HEIGHT + 9,
@@ -129,12 +137,31 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
         "legend": [
             {
                 "name": name,
-                "initial": name[:1].upper(),
+                "initial": marks[seat],
                 "pattern": PLAYER_PATTERNS[seat % len(PLAYER_PATTERNS)],
             }
             for seat, name in enumerate(names)
         ],
     }
+
+
+def label_lines(label: str) -> list[str]:
+    """A category name under its bars: two-word names ("Forbidden Tomes", "Grimoires
+    Interdits") on two lines."""
+    return label.split(" ", 1)
+
+
+def player_marks(names: list[str]) -> list[str]:
+    """A short mark per player for the chart's bars, different for every player: their
+    initials, or their first two letters where initials clash ("Al", "An"), or else their seat
+    numbers (the legend pairs each mark with its name)."""
+    for marks in (
+        [name[:1].upper() for name in names],
+        [name[:1].upper() + name[1:2].lower() for name in names],
+    ):
+        if len(set(marks)) == len(names) and all(mark.strip() for mark in marks):
+            return marks
+    return [str(seat + 1) for seat in range(len(names))]
 
 
 def _step_values(result: dict, step: str, seat: int):

@@ -29,6 +29,26 @@ AWAITING_WORDS = {
     "give": gettext_lazy("discard cards for the Gold card won"),
 }
 
+# A place at the end of a game (the games have at most four players).
+PLACE_WORDS = {
+    1: pgettext_lazy("place in a game", "1st"),
+    2: pgettext_lazy("place in a game", "2nd"),
+    3: pgettext_lazy("place in a game", "3rd"),
+    4: pgettext_lazy("place in a game", "4th"),
+}
+
+# What refusing to pay costs (R14, or R15 with the Medieval bluff option), for the bid warning.
+PENALTY_WORDS = {
+    "standard": gettext_lazy(
+        "each other player takes a random card from your hand, and the card is auctioned again "
+        "without you"
+    ),
+    "bluff": gettext_lazy(
+        "the player on your left draws a random card from your hand and it leaves the game, and "
+        "the card is auctioned again without you"
+    ),
+}
+
 DECIDING_STEP_WORDS = {
     "vp": gettext_lazy("victory points"),
     "gold": gettext_lazy("Gold value"),
@@ -124,7 +144,7 @@ def _banner(view: dict, names: list[str]) -> dict:
     """Who acts and what is awaited, with the phase and its active player and help for the step."""
     awaiting = view["awaiting"]
     if awaiting is None:
-        return {"mine": False, "text": gettext("The game is over."), "step": "over"}
+        return {"mine": False, "text": _end_text(view, names), "step": "over"}
     step, seat = awaiting["step"], awaiting["seat"]
     turn = {
         "step": step,
@@ -155,6 +175,34 @@ def _banner(view: dict, names: list[str]) -> dict:
             "bid": gettext("Your turn: bid or pass."),
         }[step]
     return {**turn, "mine": True, "text": text}
+
+
+def _end_text(view: dict, names: list[str]) -> str:
+    """Who won and, to a player, where they finished ("Alice wins. You finished 2nd of 3.");
+    a spectator (or the inspector) reads only the winners."""
+    result = view["result"]  # every view of a finished game has it
+    winners = result["winners"]
+    seat = view["seat"]
+    seated = isinstance(seat, int) and not isinstance(seat, bool)
+    if seated and seat in winners:
+        others = [names[winner] for winner in winners if winner != seat]
+        if not others:
+            return gettext("You win!")
+        return gettext("You share the win with %(names)s.") % {"names": ", ".join(others)}
+    if len(winners) == 1:
+        text = gettext("%(name)s wins.") % {"name": names[winners[0]]}
+    else:
+        text = gettext("Shared win: %(names)s.") % {
+            "names": ", ".join(names[winner] for winner in winners)
+        }
+    if not seated:
+        return text
+    place = result["players"][seat]["place"]
+    finished = gettext("You finished %(place)s of %(count)s.") % {
+        "place": PLACE_WORDS.get(place, place),
+        "count": len(names),
+    }
+    return f"{text} {finished}"
 
 
 def _phase_line(view: dict, names: list[str]) -> str:
@@ -214,8 +262,7 @@ def _actions(view: dict, edition: str) -> dict:
             "discard": bool(by_type["discard_church"]),
         }
     if by_type["bid"]:
-        amounts = [action["amount"] for action in by_type["bid"]]
-        actions["bid"] = {"min": min(amounts), "max": max(amounts)}
+        actions["bid"] = _bid(view, [action["amount"] for action in by_type["bid"]])
     actions["pass"] = bool(by_type["pass"])
     if by_type["pay"]:
         hand = view["hand"] or []
@@ -231,6 +278,35 @@ def _actions(view: dict, edition: str) -> dict:
         }
     actions["refuse"] = bool(by_type["refuse"])
     return actions
+
+
+def _bid(view: dict, amounts: list[int]) -> dict:
+    """The bids offered, split at what the bidder can pay (docs/engine.md "Bid cap").
+
+    `min`–`max` are every legal bid; `payable_max` the highest of them the bidder could pay
+    (None when even the lowest is beyond them), `holding` what they hold: Gold value, or cards
+    for a Gold card. Bids above that are legal only at tables that allow uncoverable bids; the
+    board offers them apart, under a warning (`uncoverable`: their range and what they cost).
+    """
+    low, high = min(amounts), max(amounts)
+    hand = view["hand"] or []
+    gold_card = view["auction"]["gold"]
+    holding = len(hand) if gold_card else sum(VALUE[card] for card in hand if KIND[card] == "gold")
+    bid = {
+        "min": low,
+        "max": high,
+        "holding": holding,
+        "payable_max": min(high, holding) if holding >= low else None,
+        "uncoverable": None,
+    }
+    if high > holding:
+        bluff = view["options"].get("medieval_bluff")
+        bid["uncoverable"] = {
+            "min": max(low, holding + 1),
+            "max": high,
+            "penalty": PENALTY_WORDS["bluff" if bluff else "standard"],
+        }
+    return bid
 
 
 def _church_label(dice: list[str], delta: int, edition: str) -> str:

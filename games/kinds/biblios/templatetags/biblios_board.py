@@ -91,6 +91,12 @@ class _Event:
             return _html(you, **values)
         return _html(other, player=self.name(key), **values)
 
+    def move(self, chosen: tuple[str, str], timed_out: tuple[str, str], **values) -> str:
+        """A player's own move, in the (you, other) words `chosen`; or, when their time ran out
+        and the stand-in bot chose it (the platform marks those events `timed_out`), in the
+        words `timed_out`, so nobody reads it as the player's own choice."""
+        return self.say(*(timed_out if self.event.get("timed_out") else chosen), **values)
+
 
 def _game_started(e: _Event):
     count = e.event["players"]
@@ -110,15 +116,39 @@ def _game_started(e: _Event):
 def _placed(e: _Event):
     where = e.event["to"]
     if where == "self":
-        you = gettext("You placed %(card)s face down for yourself")
-        other = gettext("%(player)s placed %(card)s face down for themself")
+        chosen = (
+            gettext("You placed %(card)s face down for yourself"),
+            gettext("%(player)s placed %(card)s face down for themself"),
+        )
+        timed_out = (
+            gettext("Time ran out: the bot placed %(card)s face down for you"),
+            gettext("Time ran out for %(player)s: the bot placed %(card)s face down for them"),
+        )
     elif where == "auction":
-        you = gettext("You placed %(card)s face down on the auction pile")
-        other = gettext("%(player)s placed %(card)s face down on the auction pile")
+        chosen = (
+            gettext("You placed %(card)s face down on the auction pile"),
+            gettext("%(player)s placed %(card)s face down on the auction pile"),
+        )
+        timed_out = (
+            gettext("Time ran out: the bot placed %(card)s face down on the auction pile for you"),
+            gettext(
+                "Time ran out for %(player)s: the bot placed %(card)s face down on the auction "
+                "pile for them"
+            ),
+        )
     else:
-        you = gettext("You placed %(card)s face up in the public space")
-        other = gettext("%(player)s placed %(card)s face up in the public space")
-    return e.say(you, other, card=e.card())
+        chosen = (
+            gettext("You placed %(card)s face up in the public space"),
+            gettext("%(player)s placed %(card)s face up in the public space"),
+        )
+        timed_out = (
+            gettext("Time ran out: the bot placed %(card)s face up in the public space for you"),
+            gettext(
+                "Time ran out for %(player)s: the bot placed %(card)s face up in the public "
+                "space for them"
+            ),
+        )
+    return e.move(chosen, timed_out, card=e.card())
 
 
 def _took_own_card(e: _Event):
@@ -130,9 +160,17 @@ def _took_own_card(e: _Event):
 
 
 def _church_used(e: _Event):
-    return e.say(
-        gettext("You used %(card)s: %(dice)s %(delta)s"),
-        gettext("%(player)s used %(card)s: %(dice)s %(delta)s"),
+    return e.move(
+        (
+            gettext("You used %(card)s: %(dice)s %(delta)s"),
+            gettext("%(player)s used %(card)s: %(dice)s %(delta)s"),
+        ),
+        (
+            gettext("Time ran out: the bot used %(card)s for you: %(dice)s %(delta)s"),
+            gettext(
+                "Time ran out for %(player)s: the bot used %(card)s for them: %(dice)s %(delta)s"
+            ),
+        ),
         card=e.card(),
         dice=dice_list(e.event["dice"], e.edition),
         delta=f"{e.event['delta']:+d}",
@@ -151,9 +189,17 @@ def _auction_phase(e: _Event):
 
 def _paid(e: _Event):
     paid = format_html_join(", ", "{}", ((card(c, e.edition),) for c in e.event["cards"]))
-    return e.say(
-        gettext("You paid %(cards)s (%(amount)s Gold bid)"),
-        gettext("%(player)s paid %(cards)s (%(amount)s Gold bid)"),
+    return e.move(
+        (
+            gettext("You paid %(cards)s (%(amount)s Gold bid)"),
+            gettext("%(player)s paid %(cards)s (%(amount)s Gold bid)"),
+        ),
+        (
+            gettext("Time ran out: the bot paid %(cards)s for you (%(amount)s Gold bid)"),
+            gettext(
+                "Time ran out for %(player)s: the bot paid %(cards)s for them (%(amount)s Gold bid)"
+            ),
+        ),
         cards=paid,
         amount=e.event["amount"],
     )
@@ -180,18 +226,34 @@ LINES = {
         gettext("You draw and give out cards next"),
         gettext("%(player)s draws and gives out cards next"),
     ),
-    "picked": lambda e: e.say(
-        gettext("You took %(card)s from the public space"),
-        gettext("%(player)s took %(card)s from the public space"),
+    "picked": lambda e: e.move(
+        (
+            gettext("You took %(card)s from the public space"),
+            gettext("%(player)s took %(card)s from the public space"),
+        ),
+        (
+            gettext("Time ran out: the bot took %(card)s from the public space for you"),
+            gettext(
+                "Time ran out for %(player)s: the bot took %(card)s from the public space for them"
+            ),
+        ),
         card=e.card(),
     ),
     "church_acquired": lambda e: e.say(
         gettext("You acquired %(card)s"), gettext("%(player)s acquired %(card)s"), card=e.card()
     ),
     "church_used": _church_used,
-    "church_unused": lambda e: e.say(
-        gettext("You discarded %(card)s without using it"),
-        gettext("%(player)s discarded %(card)s without using it"),
+    "church_unused": lambda e: e.move(
+        (
+            gettext("You discarded %(card)s without using it"),
+            gettext("%(player)s discarded %(card)s without using it"),
+        ),
+        (
+            gettext("Time ran out: the bot discarded %(card)s for you without using it"),
+            gettext(
+                "Time ran out for %(player)s: the bot discarded %(card)s for them without using it"
+            ),
+        ),
         card=e.card(),
     ),
     "auction_phase": _auction_phase,
@@ -200,12 +262,21 @@ LINES = {
         gettext("%(player)s put %(card)s up for auction"),
         card=e.card(),
     ),
-    "bid": lambda e: e.say(
-        gettext("You bid %(amount)s"),
-        gettext("%(player)s bid %(amount)s"),
+    "bid": lambda e: e.move(
+        (gettext("You bid %(amount)s"), gettext("%(player)s bid %(amount)s")),
+        (
+            gettext("Time ran out: the bot bid %(amount)s for you"),
+            gettext("Time ran out for %(player)s: the bot bid %(amount)s for them"),
+        ),
         amount=e.event["amount"],
     ),
-    "passed": lambda e: e.say(gettext("You passed"), gettext("%(player)s passed")),
+    "passed": lambda e: e.move(
+        (gettext("You passed"), gettext("%(player)s passed")),
+        (
+            gettext("Time ran out: the bot passed for you"),
+            gettext("Time ran out for %(player)s: the bot passed for them"),
+        ),
+    ),
     "auction_won": lambda e: e.say(
         gettext("You won the auction with a bid of %(amount)s"),
         gettext("%(player)s won the auction with a bid of %(amount)s"),
@@ -215,17 +286,26 @@ LINES = {
         gettext("Nobody bought %(card)s; it leaves the game"), card=e.card()
     ),
     "paid": _paid,
-    "gave": lambda e: e.say(
-        gettext("You discarded %(card)s face down"),
-        gettext("%(player)s discarded %(card)s face down"),
+    "gave": lambda e: e.move(
+        (
+            gettext("You discarded %(card)s face down"),
+            gettext("%(player)s discarded %(card)s face down"),
+        ),
+        (
+            gettext("Time ran out: the bot discarded %(card)s face down for you"),
+            gettext("Time ran out for %(player)s: the bot discarded %(card)s face down for them"),
+        ),
         card=e.card(),
     ),
     "card_bought": lambda e: e.say(
         gettext("You took %(card)s"), gettext("%(player)s took %(card)s"), card=e.card()
     ),
-    "refused": lambda e: e.say(
-        gettext("You refused to pay %(amount)s"),
-        gettext("%(player)s refused to pay %(amount)s"),
+    "refused": lambda e: e.move(
+        (gettext("You refused to pay %(amount)s"), gettext("%(player)s refused to pay %(amount)s")),
+        (
+            gettext("Time ran out: the bot refused to pay %(amount)s for you"),
+            gettext("Time ran out for %(player)s: the bot refused to pay %(amount)s for them"),
+        ),
         amount=e.event["amount"],
     ),
     "penalty_discard": lambda e: _penalty(
