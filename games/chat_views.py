@@ -20,17 +20,23 @@ def _invited(request, game: Game) -> bool:
     return access.holds_invite(game, session=request.session)
 
 
-def _answer(request, game: Game, refusal: errors.ServiceError | None = None):
-    """The chat panel (htmx) or the game page, with why `refusal` changed nothing; a 429 says
-    when to try again (Retry-After)."""
+def _answer(request, game: Game, refusal: errors.ServiceError | None = None, *, notice: str = ""):
+    """The chat panel (htmx) or the game page, with why `refusal` changed nothing or the
+    `notice` of what it did; a 429 says when to try again (Retry-After).
+
+    A plain POST lands on the page's messages when it has one to read, else on the chat."""
     error = str(refusal).capitalize() + "." if refusal else ""
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect(reverse("game", args=[game.pk]) + "#chat")
+        elif notice:
+            messages.success(request, notice)
+        fragment = "#messages" if error or notice else "#chat"
+        return redirect(reverse("game", args=[game.pk]) + fragment)
     context = rendering.chat_context(
         game, request.user, invited=_invited(request, game), error=error
     )
+    context["notice"] = "" if refusal else notice
     panel = HttpResponse(
         render_to_string("games/chat.html#panel", context, request=request),
         status=refusal.status if refusal else 200,
@@ -59,7 +65,6 @@ def post(request, game_id: int):
 @require_POST
 def report(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
-    refusal = None
     form = ReportForm(request.POST)
     try:
         if form.has_error("message") or form.has_error("user"):
@@ -75,13 +80,10 @@ def report(request, game_id: int):
             user_id=form.cleaned_data["user"],
         )
     except errors.ServiceError as refused:
-        refusal = refused
-    else:
-        if not request.htmx:
-            messages.success(
-                request, gettext("Thank you: the moderators will look at your report.")
-            )
-    return _answer(request, game, refusal)
+        return _answer(request, game, refused)
+    return _answer(
+        request, game, notice=gettext("Thank you: the moderators will look at your report.")
+    )
 
 
 def _first_error(form) -> str:

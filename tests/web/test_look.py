@@ -56,8 +56,15 @@ def test_a_category_card_shows_its_symbol_name_value_and_letter_as_text(card_id)
     html = card_faces.card_face(card_id, "biblios")
     root = parse_tree(html).children[0]
     assert root.attrs["data-card"] == card_id
-    assert f'#{card["category"]}"' in html  # the category's own symbol
-    assert re.search(r'<use href="/static/img/symbols\.svg#', html)  # our own static file
+    # The category's own symbol from our own symbol sheet: a mask board.css cuts from the sheet
+    # (a <view> per symbol) for the card's class, chip and tile alike.
+    category = card["category"]
+    assert f"card-{category}" in root.attrs["class"].split()
+    with open(finders.find("css/board.css"), encoding="utf-8") as sheet:
+        mask = f'--symbol: url("../img/symbols.svg#{category}-view");'
+        assert re.search(rf"\.card-{category}\b[^{{]*\{{ {re.escape(mask)} \}}", sheet.read())
+    with open(finders.find("img/symbols.svg"), encoding="utf-8") as sheet:
+        assert f'<view id="{category}-view"' in sheet.read()
     parts = {
         cls: text_of(html.split(f'class="{cls}">', 1)[1].split("</span>", 1)[0])
         for cls in ("card-name", "card-value", "card-letter")
@@ -92,7 +99,7 @@ def test_gold_and_church_cards_read_without_colour():
     assert gold == "Gold 3"
     for card_id, dice in CHURCH_DICE.items():
         html = card_faces.card_face(card_id, "biblios")
-        assert html.count("#die") == dice  # one die icon per die the card moves
+        assert html.count('class="die-icon"') == dice  # one die icon per die the card moves
         assert "Church" in text_of(html)
         assert re.search(r"(raise|lower)", text_of(html))  # the effect in words for readers
         assert re.search(r'card-effect" aria-hidden="true">[+−±]1<', html)

@@ -1,9 +1,16 @@
 """How a card and a die look on the page: our own SVG symbols, never colour alone.
 
-A card face carries its category symbol, printed name, value and tie-break letter as text (a
-church card: its effect and one die icon per die it moves), so it reads without colour and
-without images; the whole name is also in `title`. Every face keeps the card id in `data-card`,
-which the leak tests look for: a face is only ever drawn for a card the reader may see.
+A card comes in two sizes: a chip (`card_face`), one line inside a sentence or a log line, and a
+full face (`card_tile`), a card shape with the value and tie letter in its corner and the
+category's illustration, for the hand, the public space and the card in play. Face-down cards
+are `card_back`s: the same shape with no id at all, so nothing about them reaches the page.
+
+A card face carries its printed name, value and tie-break letter as text (a church card: its
+effect and one die icon per die it moves), so it reads without colour and without images, and
+its category's symbol, which board.css draws as a mask cut from our symbol sheet (a <view> of
+static/img/symbols.svg per symbol): a board shows dozens of cards, so each costs a few bytes.
+Every face keeps the card id in `data-card`, which the leak tests look for: a face is only ever
+drawn for a card the reader may see.
 
 A face depends only on the card id, the edition and the reader's language, and a board draws
 dozens (its log lines most of them), so each face and symbol is built once per process and
@@ -13,14 +20,12 @@ language and reused (a quarter of a board's render before).
 from functools import cache
 
 from django.core.signals import setting_changed
-from django.templatetags.static import static
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from games.engine import cards
 from games.kinds.biblios import names
-
-SYMBOLS_FILE = "img/symbols.svg"
 
 CHURCH_EFFECTS = {(1,): "+1", (-1,): "−1", (1, -1): "±1"}
 # Scripts & Scribes prints its two-dice Bishop cards "+2"/"−2" (still 1 on each of two dice, R17).
@@ -35,17 +40,6 @@ PIPS = {
     5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
     6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
 }
-
-
-@cache
-def symbol(name: str, css_class: str = "symbol") -> str:
-    """An icon from our symbol sheet; decorative, since the words beside it say the same."""
-    return format_html(
-        '<svg class="{}" aria-hidden="true" focusable="false"><use href="{}#{}"></use></svg>',
-        css_class,
-        static(SYMBOLS_FILE),
-        name,
-    )
 
 
 def card_kind(card_id: str) -> str:
@@ -67,21 +61,17 @@ def card_face(card_id: str, edition: str = "biblios") -> str:
 def _known_card_face(card_id: str, edition: str, language: str | None) -> str:
     """The face of a card of the deck in `language` (the active one: the key of the cache)."""
     card = cards.CARDS[card_id]
-    label = names.card_label(card_id, edition)
     kind = card_kind(card_id)
     if card["kind"] == "church":
-        dice = format_html_join(
-            "", "{}", ((symbol("die", "die-icon"),) for _ in range(card["dice"]))
-        )
+        dice = mark_safe('<span class="die-icon"></span>' * card["dice"])
         return format_html(
-            '<span class="card card-church" data-card="{id}" title="{label}">{icon}'
+            '<span class="card card-church" data-card="{id}">'
             '<span class="visually-hidden">{label}</span>'
             '<span class="card-name" aria-hidden="true">{name}</span>'
             '<span class="card-effect" aria-hidden="true">{effect}</span>'
             '<span class="card-dice" aria-hidden="true">{dice}</span></span>',
             id=card_id,
-            label=label,
-            icon=symbol("church"),
+            label=names.card_label(card_id, edition),
             name=names.church_label(edition),
             effect=_church_effect(card_id, card["dice"], edition),
             dice=dice,
@@ -91,17 +81,65 @@ def _known_card_face(card_id: str, edition: str, language: str | None) -> str:
     else:
         name, letter = names.category_label(card["category"], edition), card["letter"]
     return format_html(
-        '<span class="card card-{kind}" data-card="{id}" title="{label}">{icon}'
+        '<span class="card card-{kind}" data-card="{id}">'
         '<span class="card-name">{name}</span> <span class="card-value">{value}</span>'
         "{letter}</span>",
         kind=kind,
         id=card_id,
-        label=label,
-        icon=symbol(kind),
         name=name,
         value=card["value"],
         letter=format_html(' <span class="card-letter">{}</span>', letter) if letter else "",
     )
+
+
+def card_tile(card_id: str, edition: str = "biblios") -> str:
+    """One card as a card: its value and letter in the corner, its illustration, its name.
+
+    The same words as the chip (name, value, letter; a church card's effect and dice), in an
+    order that reads well aloud; CSS lays them out as a card and draws the illustration.
+    """
+    if card_id not in cards.CARDS:
+        return card_face(card_id, edition)
+    return _known_card_tile(card_id, edition, get_language())
+
+
+@cache
+def _known_card_tile(card_id: str, edition: str, language: str | None) -> str:
+    card = cards.CARDS[card_id]
+    kind = card_kind(card_id)
+    if card["kind"] == "church":
+        dice = mark_safe('<span class="die-icon"></span>' * card["dice"])
+        return format_html(
+            '<span class="card card-church card-tile" data-card="{id}">'
+            '<span class="visually-hidden">{label}</span>'
+            '<span class="card-name" aria-hidden="true">{name}</span>'
+            '<span class="card-corner" aria-hidden="true"><span class="card-effect">{effect}'
+            '</span><span class="card-dice">{dice}</span></span></span>',
+            id=card_id,
+            label=names.card_label(card_id, edition),
+            effect=_church_effect(card_id, card["dice"], edition),
+            dice=dice,
+            name=names.church_label(edition),
+        )
+    if card["kind"] == "gold":
+        name, letter = names.gold_label(), ""
+    else:
+        name, letter = names.category_label(card["category"], edition), card["letter"]
+    return format_html(
+        '<span class="card card-{kind} card-tile" data-card="{id}">'
+        '<span class="card-name">{name}</span> <span class="card-value">{value}</span>'
+        "{letter}</span>",
+        kind=kind,
+        id=card_id,
+        name=name,
+        value=card["value"],
+        letter=format_html(' <span class="card-letter">{}</span>', letter) if letter else "",
+    )
+
+
+def card_back() -> str:
+    """A face-down card: the card shape and our back pattern (board.css), never an id."""
+    return mark_safe('<span class="card-back" aria-hidden="true"></span>')
 
 
 def _church_effect(card_id: str, dice: int, edition: str) -> str:
@@ -119,7 +157,7 @@ def die_face(value: int) -> str:
         ((6 + 6 * column, 6 + 6 * row) for column, row in PIPS.get(value, ())),
     )
     return format_html(
-        '<svg class="die-face" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
+        '<svg class="die-face" viewBox="0 0 24 24" aria-hidden="true">'
         '<rect x="1" y="1" width="22" height="22" rx="4"></rect>{}</svg>',
         pips,
     )
@@ -128,8 +166,8 @@ def die_face(value: int) -> str:
 def _forget_faces(*, setting: str, **_) -> None:
     """Faces hold translated words and static URLs: tests that change those start afresh."""
     if setting in {"STATIC_URL", "STORAGES", "LANGUAGE_CODE", "LANGUAGES", "LOCALE_PATHS"}:
-        symbol.cache_clear()
         _known_card_face.cache_clear()
+        _known_card_tile.cache_clear()
 
 
 setting_changed.connect(_forget_faces)

@@ -7,6 +7,7 @@ what the seat may know (the leak tests look for ids).
 
 from django import template
 
+from games.engine.cards import LETTER, VALUE, letter_rank
 from games.kinds.biblios import card_faces, names
 
 register = template.Library()
@@ -21,6 +22,12 @@ def card_name(card_id: str, edition: str = "biblios") -> str:
 card_kind = register.filter("card_kind", card_faces.card_kind)
 
 
+@register.filter
+def by_value(card_ids: list[str]) -> list[str]:
+    """A hand's cards as a player sorts them: highest value first, then best tie letter."""
+    return sorted(card_ids, key=lambda card: (-VALUE[card], letter_rank(LETTER.get(card))))
+
+
 @register.simple_tag
 def card(card_id: str, edition: str = "biblios"):
     """A card face (symbol, name, value, letter) carrying its id in `data-card`."""
@@ -28,9 +35,16 @@ def card(card_id: str, edition: str = "biblios"):
 
 
 @register.simple_tag
-def symbol(name: str):
-    """A decorative symbol (category, gold, church, die) from our own symbol sheet."""
-    return card_faces.symbol(name)
+def card_tile(card_id: str, edition: str = "biblios"):
+    """A card drawn as a card (corner value and letter, illustration, name), id in `data-card`:
+    for the hand, the public space and the card in play; `card` is the chip for sentences."""
+    return card_faces.card_tile(card_id, edition)
+
+
+@register.simple_tag
+def card_back():
+    """A face-down card: no id, nothing to learn from it."""
+    return card_faces.card_back()
 
 
 @register.simple_tag
