@@ -27,7 +27,7 @@ def test_turn_title_live_announcements_focus_and_the_remembered_sound_switch(liv
         switch.click()
         assert switch.get_attribute("aria-pressed") == "true"
         watcher.page.reload()
-        watcher.page.wait_for_selector("#board-hand table")
+        watcher.wait_for_board()
         assert watcher.page.get_attribute("#turn-sound", "aria-pressed") == "true"
         watcher.mark_loaded()
 
