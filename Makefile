@@ -70,6 +70,7 @@ browser:
 test: lint browser compilemessages
 	$(PYTEST)
 
-# The pure tests (marked in tests/conftest.py) give the same answer against any services.
+# The pure tests and the browser tests of how pages look (both marked in tests/conftest.py)
+# give the same answer against any services.
 test-services: install browser compilemessages
-	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PYTEST) -m "not pure"
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PYTEST) -m "not pure and not look"

@@ -38,10 +38,21 @@ PURE_TESTS = (
     "kinds/test_engine_purity.py",
 )
 SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client"}
+# How pages look in a browser (layout at each width, contrast, console, weight, motion,
+# screenshots) is the same whatever database and channel layer serve them: run once, in
+# `make test`. The live games, CSP, lost pushes and dropped sockets run in both passes.
+LOOK_TESTS = (
+    "browser/test_pages.py",
+    "browser/test_page_weight.py",
+    "browser/test_phone_play.py",
+    "browser/test_motion.py",
+    "browser/test_screenshots.py",
+)
 
 
 def pytest_itemcollected(item):
-    """Marks the pure tests (before `-m` selects), refusing one that asks for a service."""
+    """Marks the pure tests (before `-m` selects), refusing one that asks for a service, and the
+    browser tests of how pages look."""
     tests = item.config.rootpath / "tests"
     if any(item.path.is_relative_to(tests / name) for name in PURE_TESTS):
         services = SERVICE_FIXTURES.intersection(item.fixturenames)
@@ -51,6 +62,8 @@ def pytest_itemcollected(item):
                 " or the database: move it, or the services pass would never run it"
             )
         item.add_marker(pytest.mark.pure)
+    if any(item.path.is_relative_to(tests / name) for name in LOOK_TESTS):
+        item.add_marker(pytest.mark.look)
 
 
 @pytest.hookimpl(trylast=True)  # after `-m` has deselected: the order is of what runs

@@ -2,10 +2,12 @@
 
 The server runs in a subprocess on its own scratch SQLite database (the channel layer follows
 REDIS_URL, so the services pass drives the Redis layer too). Screenshots go to
-`test-artifacts/browser/`.
+`test-artifacts/browser/`. `live_site` runs with DEBUG on, `production_site` as production does
+(DEBUG off, collected static files served compressed by whitenoise).
 """
 
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -19,6 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
+# The tests click far faster than people; the limits have their own tests. Every test browser
+# signs up from 127.0.0.1. Bots move at once, so a game against one is over in seconds.
+TEST_ENV = {
+    "RATE_LIMIT_ACTIONS": "100000/1",
+    "RATE_LIMIT_SIGNUPS": "100000/1",
+    "BOT_MOVE_DELAY_S": "0.05",
+    "TURN_WORKER_POLL_S": "0.05",
+}
 
 
 def _free_port() -> int:
@@ -27,25 +37,33 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def live_site(tmp_path_factory):
-    """The base URL of a freshly migrated site served by daphne."""
-    database = tmp_path_factory.mktemp("site") / "site.sqlite3"
-    env = {
+def site_env(folder: Path, settings: dict) -> dict:
+    """The environment of a site whose SQLite database is in `folder`, with `settings`."""
+    return {
         **os.environ,
-        "DEBUG": "1",
-        "DATABASE_URL": f"sqlite:///{database}",
+        "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}",
         "DJANGO_SETTINGS_MODULE": "biblios_site.settings",
-        # The tests click far faster than people; the limits have their own tests.
-        "RATE_LIMIT_ACTIONS": "100000/1",
-        # Every test browser signs up from 127.0.0.1.
-        "RATE_LIMIT_SIGNUPS": "100000/1",
+        **TEST_ENV,
+        **settings,
     }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+
+
+def manage(env: dict, *arguments: str) -> str:
+    """Run a management command of the site in `env`; returns what it printed."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    return done.stdout
+
+
+def serve(env: dict, log: Path):
+    """Migrate the site's database (and collect its static files if `env` names a STATIC_ROOT)
+    and serve it with daphne, its output in `log`; yields the base URL, then stops daphne."""
+    manage(env, "migrate", "--noinput", "-v0")
+    if "STATIC_ROOT" in env:
+        manage(env, "collectstatic", "--noinput", "-v0")
     port = _free_port()
-    log = database.with_name("daphne.log")
     with log.open("wb") as log_file:  # a file, not a pipe nobody reads: a full pipe blocks daphne
         server = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
@@ -66,6 +84,37 @@ def live_site(tmp_path_factory):
     yield base
     server.terminate()
     server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_site_env(tmp_path_factory) -> dict:
+    """The environment `live_site` runs in: with `manage`, a test can seed its database."""
+    return site_env(tmp_path_factory.mktemp("site"), {"DEBUG": "1"})
+
+
+@pytest.fixture(scope="session")
+def live_site(live_site_env):
+    """The base URL of a freshly migrated site served by daphne, DEBUG on."""
+    database = Path(live_site_env["DATABASE_URL"].removeprefix("sqlite:///"))
+    yield from serve(live_site_env, database.with_name("daphne.log"))
+
+
+@pytest.fixture(scope="session")
+def production_site(tmp_path_factory):
+    """The site as production runs it (docs/deploy.md): DEBUG off, a real secret key, static
+    files collected (compressed, content-hashed) and served by whitenoise. Plain HTTP on
+    127.0.0.1, so no redirect to https and no HSTS; chromium keeps the Secure cookies anyway,
+    127.0.0.1 being a secure context."""
+    folder = tmp_path_factory.mktemp("production")
+    settings = {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "SECURE_HSTS_SECONDS": "0",
+        "STATIC_ROOT": str(folder / "static"),
+    }
+    yield from serve(site_env(folder, settings), folder / "daphne.log")
 
 
 @pytest.fixture(scope="module")

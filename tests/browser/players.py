@@ -25,14 +25,30 @@ class Player:
     """One browser context (its own cookies), its page, and every URL it asked for."""
 
     def __init__(
-        self, browser, base: str, name: str, display_name="", viewport=DESKTOP, keyboard_only=False
+        self,
+        browser,
+        base: str,
+        name: str,
+        display_name="",
+        viewport=DESKTOP,
+        keyboard_only=False,
+        color_scheme="light",
+        locale="en-GB",
+        storage_state=None,
     ):
+        """`storage_state` (from another Player's `context.storage_state()`) starts this browser
+        logged in as that player, without signing up or logging in."""
         self.base, self.name = base, name
         self.keyboard_only = keyboard_only
         self.tab_presses: list[int] = []  # per move made by keyboard
         self.display_name = display_name or name.title()
         self.ws_base = "ws" + base.removeprefix("http")
-        self.context = browser.new_context(viewport=viewport, locale="en-GB")
+        self.context = browser.new_context(
+            viewport=viewport,
+            locale=locale,
+            color_scheme=color_scheme,
+            storage_state=storage_state,
+        )
         self.page = self.context.new_page()
         self.requested: list[str] = []
         # Context-wide, so pages opened later are recorded too; sockets are requests as well.
@@ -76,12 +92,28 @@ class Player:
         page.fill("input[name=display_name]", self.display_name)
         page.fill("input[name=password1]", PASSWORD)
         page.fill("input[name=password2]", PASSWORD)
-        page.click("main form[action$='/accounts/signup/'] [type=submit]")
-        page.wait_for_selector(f"nav a[href$='/u/{self.name}/']")
+        with page.expect_navigation():  # until the next page's "load": its styles apply
+            page.click("main form[action$='/accounts/signup/'] [type=submit]")
+        # In the page, not necessarily in sight: on a phone the navigation is a closed menu.
+        page.wait_for_selector(f"nav a[href$='/u/{self.name}/']", state="attached")
+
+    def log_in(self) -> None:
+        """Through the log-in form, as a player signed up with PASSWORD (e.g. one made in the
+        site's database by a test)."""
+        page = self.page
+        page.goto(f"{self.base}/accounts/login/")
+        page.fill("input[name=username]", self.name)
+        page.fill("input[name=password]", PASSWORD)
+        with page.expect_navigation():
+            page.click("main form[action$='/accounts/login/'] [type=submit]")
+        page.wait_for_selector(f"nav a[href$='/u/{self.name}/']", state="attached")
 
     def choose_language(self, language: str) -> None:
         """Through the site's language switcher, as a person would; it is kept on the profile."""
         page = self.page
+        page.wait_for_load_state()  # the styles say whether the menu is folded
+        if not page.is_visible("#site-language"):  # in the navigation's menu, closed on phones
+            page.click("details:has(#site-language) > summary")
         page.select_option("#site-language", language)
         with page.expect_navigation():
             page.click("form.language-switcher [type=submit]")
@@ -89,11 +121,15 @@ class Player:
 
     # -------------------------------------------------------------------- tables
 
-    def create_table(self, num_players: int) -> str:
-        """Open a table for `num_players` from the lobby; returns its invite link."""
+    def create_table(self, num_players: int, bots=()) -> str:
+        """Open a table for `num_players` from the lobby, with a bot of the level named in
+        `bots` (e.g. "novice") in each seat after the host's that it covers; returns its invite
+        link."""
         page = self.page
         page.goto(self.base + "/")
         page.select_option("select[name=num_players]", str(num_players))
+        for number, level in enumerate(bots, start=2):
+            page.select_option(f"select[name=seat_{number}]", level)
         page.click("form[action$='/tables/new/'] [type=submit]")
         page.wait_for_url(re.compile(r"/games/\d+/$"))
         invite = page.get_attribute("#board-waiting a[href*='/join/']", "href")
@@ -122,7 +158,9 @@ class Player:
             page.wait_for_function("() => window.__biblios_waiting_room === undefined")
 
     def wait_for_board(self) -> None:
-        self.page.wait_for_selector("#board-hand table", timeout=MOVE_TIMEOUT_MS)
+        """The board with the player's hand drawn (the hand region is empty on the waiting
+        room's skeleton)."""
+        self.page.wait_for_selector("#board-hand > *", timeout=MOVE_TIMEOUT_MS)
 
     # --------------------------------------------------------------------- board
 
@@ -155,22 +193,28 @@ class Player:
         handles: a live push may redraw the actions region at any moment.
         """
         self.wait_until_settled()
-        actions = self.page.locator("#board-actions")
-        bid_amount = actions.locator("form.action-bid input[name=amount]")
-        if bid_amount.count():
-            kind = "bid" if int(bid_amount.get_attribute("min")) <= 2 else "pass"
-        elif actions.locator("form.action-pay").count():
-            paid = actions.locator("form.action-pay input[name=cards]:checked").count()
-            kind = "pay" if paid else "refuse"
-        else:
-            kind = actions.locator("form.action input[name=type]").first.get_attribute("value")
-        button = actions.locator(f"form.action-{kind} [type=submit]").first
+        kind, button = self.sensible_move()
         if self.keyboard_only:
             self._tab_to(button)
             self.page.keyboard.press("Enter")
         else:
             button.click()
         return kind
+
+    def sensible_move(self):
+        """(kind, locator of its button) for the move `play_one_move` would make now."""
+        actions = self.page.locator("#board-actions")
+        # The first bid box offers what the player can pay (a second one, more).
+        bid_amount = actions.locator("form.action-bid input[name=amount]").first
+        if bid_amount.count():
+            kind = "bid" if int(bid_amount.get_attribute("min")) <= 2 else "pass"
+        elif actions.locator("form.action-pay input[name=cards]:checked").count():
+            kind = "pay"
+        elif actions.locator("form.action-refuse").count():
+            kind = "refuse"
+        else:
+            kind = actions.locator("form.action input[name=type]").first.get_attribute("value")
+        return kind, actions.locator(f"form.action-{kind} [type=submit]").first
 
     def wait_until_settled(self) -> None:
         """htmx wires up swapped-in forms only when the swap settles (20 ms later); a click

@@ -1,4 +1,5 @@
-"""The game page in each language at phone and desktop width, as PNGs of the viewport.
+"""The game page in each language at phone and desktop width, in the light and the dark colour
+scheme, as PNGs of the viewport (game-<language>-<device>-<scheme>.png).
 
 Always written to test-artifacts/browser/screenshots/; with UPDATE_SCREENSHOTS=1 also to
 docs/screenshots/, the committed pictures the README shows:
@@ -15,10 +16,9 @@ import pytest
 from tests.browser.conftest import ARTIFACTS, ROOT
 from tests.browser.players import play_moves, seat_a_table, unique_tag
 
-pytestmark = pytest.mark.slow
-
 LANGUAGES = ["en", "fr", "es"]
 VIEWPORTS = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 800}}
+SCHEMES = ["light", "dark"]
 # Far enough into the deal that hands, the public space and the log have something in them.
 MOVES_BEFORE = 12
 SHOTS = ARTIFACTS / "screenshots"
@@ -33,7 +33,8 @@ def png_size(path) -> tuple[int, int]:
     return struct.unpack(">II", header[16:24])
 
 
-def test_game_page_in_each_language_at_phone_and_desktop_width(live_site, browser):
+@pytest.mark.slow(seconds=20)
+def test_game_page_in_each_language_at_phone_and_desktop_width_light_and_dark(live_site, browser):
     tag = unique_tag()
     # Plain display names read better in the pictures (no other test uses them).
     players = seat_a_table(
@@ -59,10 +60,12 @@ def test_game_page_in_each_language_at_phone_and_desktop_width(live_site, browse
                 f"{language} {device}: the page is {overflow} px wide in a {viewport['width']} px"
                 " viewport"
             )
-            path = SHOTS / f"game-{language}-{device}.png"
-            page.screenshot(path=str(path), animations="disabled", caret="hide")
-            assert png_size(path) == (viewport["width"], viewport["height"])
-            if update:
-                shutil.copyfile(path, COMMITTED / path.name)
+            for scheme in SCHEMES:
+                page.emulate_media(color_scheme=scheme)  # the site's theme is "auto"
+                path = SHOTS / f"game-{language}-{device}-{scheme}.png"
+                page.screenshot(path=str(path), animations="disabled", caret="hide")
+                assert png_size(path) == (viewport["width"], viewport["height"])
+                if update:
+                    shutil.copyfile(path, COMMITTED / path.name)
     for player in players:
         player.close()

@@ -1,0 +1,130 @@
+"""The move's buttons are under the player's eyes on every turn: a person plays a whole game
+against a bot on a 360 px phone, and a few turns on a 1280 px desktop in the dark theme.
+
+The person never scrolls: whatever position the page is in after a move (the site may scroll or
+focus something itself, that is its right) is where the next turn is checked, before the click.
+On each turn the first move button of `#board-actions` (and the one about to be pressed) must lie
+inside the viewport and be the element found at its own centre (nothing sticky or open covers
+it); the click is then made with the mouse at that very point. A turn whose button is out of view
+is noted and played anyway (the page is put back where it was), so one run lists every turn that
+failed, with what was in the way.
+"""
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.players import MOVE_TIMEOUT_MS, Player, unique_tag
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+MAX_TURNS = 200  # a two-player game gives the person about 85
+DESKTOP_TURNS = 8
+
+# Where a button is and what the page shows at its centre. Runs in the page: a description of
+# the element on top, if it is neither the button nor inside it.
+WHERE_IS = """
+button => {
+  const box = button.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const inside = box.width > 0 && box.height > 0 && box.left >= 0 && box.top >= 0
+    && box.right <= innerWidth && box.bottom <= innerHeight;
+  const top = inside ? document.elementFromPoint(x, y) : null;
+  const describe = (element) => element
+    ? element.tagName.toLowerCase() + (element.id ? "#" + element.id : "")
+      + [...element.classList].map((name) => "." + name).join("")
+    : "nothing";
+  return {
+    x, y, inside,
+    box: [box.left, box.top, box.right, box.bottom].map(Math.round),
+    coveredBy: inside && !(top && (top === button || button.contains(top))) ? describe(top) : null,
+    scrollY: Math.round(scrollY),
+    label: button.textContent.trim().slice(0, 40),
+  };
+}
+"""
+# The person's turn has come (or the game is over), drawn and still: htmx has settled and no
+# card is on its way (an endless animation, such as a pulsing turn marker, may run).
+MY_TURN_OR_OVER = """() => !document.querySelector('.htmx-added')
+  && document.getAnimations().every((animation) => animation.playState !== 'running'
+    || animation.effect?.getComputedTiming().iterations === Infinity)
+  && (document.querySelector('#board-banner.my-turn')
+        && document.querySelector('#board-actions form.action')
+      || document.querySelector('#board-score table'))"""
+
+
+def problem(place: dict, viewport: dict) -> str | None:
+    """What keeps a player from seeing and pressing the button at `place`, or None."""
+    if not place["inside"]:
+        return (
+            f"{place['label']!r} at {place['box']} (left, top, right, bottom) is outside the"
+            f" {viewport['width']}x{viewport['height']} viewport (page scrolled to"
+            f" {place['scrollY']})"
+        )
+    if place["coveredBy"]:
+        return f"{place['label']!r} at {place['box']} is covered by {place['coveredBy']}"
+    return None
+
+
+def play_turns(
+    person: Player, viewport: dict, max_turns: int, shot_name: str
+) -> tuple[int, list[str]]:
+    """Play the person's turns (the bot plays its own) until the game is over or `max_turns`
+    are played; returns how many were played and every failed check, by turn. The first turn
+    that fails is saved as test-artifacts/browser/<shot_name>-turn-<n>.png."""
+    page = person.page
+    failures = []
+    for turn in range(max_turns):
+        page.wait_for_function(MY_TURN_OR_OVER, timeout=MOVE_TIMEOUT_MS)
+        if person.game_over():
+            return turn, failures
+        kind, chosen = person.sensible_move()
+        first = page.locator("#board-actions button[type=submit]").first
+        place = chosen.evaluate(WHERE_IS)
+        # The same button checked twice gives the same words, noted once.
+        troubles = dict.fromkeys(
+            f"turn {turn + 1} ({kind}), {which}: {trouble}"
+            for which, where in (("first button", first.evaluate(WHERE_IS)), ("pressed", place))
+            if (trouble := problem(where, viewport))
+        )
+        if troubles and not failures:
+            page.screenshot(path=str(ARTIFACTS / f"{shot_name}-turn-{turn + 1}.png"))
+        failures += troubles
+        version = person.version()
+        if problem(place, viewport):
+            chosen.click()  # scrolls, as the person would have had to
+            page.evaluate(f"window.scrollTo(0, {place['scrollY']})")
+        else:
+            page.mouse.click(place["x"], place["y"])
+        person.wait_for_version_above(version)
+    return max_turns, failures
+
+
+def seat_against_a_bot(browser, base: str, name: str, viewport: dict, color_scheme: str) -> Player:
+    person = Player(browser, base, name, viewport=viewport, color_scheme=color_scheme)
+    person.sign_up()
+    person.create_table(2, bots=["novice"])
+    person.start_game()
+    person.wait_for_board()
+    person.mark_loaded()
+    return person
+
+
+@pytest.mark.slow(seconds=50)
+def test_a_whole_game_on_a_phone_never_needs_a_scroll_to_find_the_move(live_site, browser):
+    person = seat_against_a_bot(browser, live_site, f"phil{unique_tag()}", PHONE, "light")
+    turns, failures = play_turns(person, PHONE, MAX_TURNS, "phone-play")
+    assert person.game_over(), f"the game is not over after {turns} turns of the person"
+    assert person.still_same_page(), "every move must arrive live"
+    listing = "\n".join(failures)
+    assert not failures, f"{len(failures)} problems in {turns} turns at 360 px:\n{listing}"
+    person.close()
+
+
+@pytest.mark.slow(seconds=15)
+def test_the_move_is_in_view_on_a_desktop_in_the_dark(live_site, browser):
+    person = seat_against_a_bot(browser, live_site, f"dora{unique_tag()}", DESKTOP, "dark")
+    turns, failures = play_turns(person, DESKTOP, DESKTOP_TURNS, "desktop-dark-play")
+    assert turns == DESKTOP_TURNS
+    listing = "\n".join(failures)
+    assert not failures, f"{len(failures)} problems in {turns} turns at 1280 px:\n{listing}"
+    person.close()
