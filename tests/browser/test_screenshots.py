@@ -23,6 +23,13 @@ SCHEMES = ["light", "dark"]
 MOVES_BEFORE = 12
 SHOTS = ARTIFACTS / "screenshots"
 COMMITTED = ROOT / "docs" / "screenshots"
+# The elements reaching past the window's right edge, innermost last: what to fix when the
+# page is too wide.
+STICKING_OUT = """() => [...document.querySelectorAll("body *")]
+  .filter((element) => element.getBoundingClientRect().right > innerWidth + 1)
+  .slice(-8)
+  .map((element) => `${element.tagName.toLowerCase()}.${element.className} ` +
+    `(${Math.round(element.getBoundingClientRect().right)} px)`)"""
 
 
 def png_size(path) -> tuple[int, int]:
@@ -54,11 +61,12 @@ def test_game_page_in_each_language_at_phone_and_desktop_width_light_and_dark(li
         for device, viewport in VIEWPORTS.items():
             page.set_viewport_size(viewport)
             page.wait_for_selector("#board-actions form.action")
+            page.wait_for_function("document.getAnimations().length === 0")  # cards at rest
             # Nothing sticks out sideways: the page reads without side-scrolling.
             overflow = page.evaluate("document.documentElement.scrollWidth")
             assert overflow <= viewport["width"], (
                 f"{language} {device}: the page is {overflow} px wide in a {viewport['width']} px"
-                " viewport"
+                f" viewport; what sticks out: {page.evaluate(STICKING_OUT)}"
             )
             for scheme in SCHEMES:
                 page.emulate_media(color_scheme=scheme)  # the site's theme is "auto"
