@@ -35,6 +35,7 @@ class Player:
         color_scheme="light",
         locale="en-GB",
         storage_state=None,
+        reduced_motion="no-preference",
     ):
         """`storage_state` (from another Player's `context.storage_state()`) starts this browser
         logged in as that player, without signing up or logging in."""
@@ -48,6 +49,7 @@ class Player:
             locale=locale,
             color_scheme=color_scheme,
             storage_state=storage_state,
+            reduced_motion=reduced_motion,
         )
         self.page = self.context.new_page()
         self.requested: list[str] = []
@@ -238,16 +240,18 @@ def unique_tag() -> str:
 
 
 def seat_a_table(
-    browser, base: str, names: list[str], display_names=(), viewports=()
+    browser, base: str, names: list[str], display_names=(), viewports=(), reduced_motion=None
 ) -> list[Player]:
     """Everyone signs up; the first creates a table, the others join through the invite link,
     and the host starts the game once the waiting room shows every seat taken (live).
 
     Display names must be unique on the site; by default they are the user names. Everyone
-    has a desktop-sized window unless `viewports` says otherwise."""
+    has a desktop-sized window unless `viewports` says otherwise; `reduced_motion="reduce"`
+    spares the cards' animations where a test is about something else."""
     count = len(names)
+    motion = {"reduced_motion": reduced_motion} if reduced_motion else {}
     players = [
-        Player(browser, base, name, display_name, viewport)
+        Player(browser, base, name, display_name, viewport, **motion)
         for name, display_name, viewport in zip(
             names, display_names or [""] * count, viewports or [DESKTOP] * count, strict=True
         )

@@ -36,6 +36,9 @@ def test_players_play_a_whole_game_live_in_their_own_browsers(
         live_site,
         [f"{name}{tag}" for name in NAMES[:num_players]],
         viewports=[DESKTOP] * (num_players - 1) + [PHONE],
+        # Three browsers animating every push on two cores slow the game by half; the motion
+        # has its own test (test_motion.py), this one is about playing live.
+        reduced_motion="reduce",
     )
     players[-1].keyboard_only = last_by_keyboard
     screenshot(players[-1].page, f"{num_players}p-start-last-player")
