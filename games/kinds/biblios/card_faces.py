@@ -54,42 +54,7 @@ def card_face(card_id: str, edition: str = "biblios") -> str:
         return format_html(
             '<span class="card card-unknown">{}</span>', names.card_label(card_id, edition)
         )
-    return _known_card_face(card_id, edition, get_language())
-
-
-@cache
-def _known_card_face(card_id: str, edition: str, language: str | None) -> str:
-    """The face of a card of the deck in `language` (the active one: the key of the cache)."""
-    card = cards.CARDS[card_id]
-    kind = card_kind(card_id)
-    if card["kind"] == "church":
-        dice = mark_safe('<span class="die-icon"></span>' * card["dice"])
-        return format_html(
-            '<span class="card card-church" data-card="{id}">'
-            '<span class="visually-hidden">{label}</span>'
-            '<span class="card-name" aria-hidden="true">{name}</span>'
-            '<span class="card-effect" aria-hidden="true">{effect}</span>'
-            '<span class="card-dice" aria-hidden="true">{dice}</span></span>',
-            id=card_id,
-            label=names.card_label(card_id, edition),
-            name=names.church_label(edition),
-            effect=_church_effect(card_id, card["dice"], edition),
-            dice=dice,
-        )
-    if card["kind"] == "gold":
-        name, letter = names.gold_label(), ""
-    else:
-        name, letter = names.category_label(card["category"], edition), card["letter"]
-    return format_html(
-        '<span class="card card-{kind}" data-card="{id}">'
-        '<span class="card-name">{name}</span> <span class="card-value">{value}</span>'
-        "{letter}</span>",
-        kind=kind,
-        id=card_id,
-        name=name,
-        value=card["value"],
-        letter=format_html(' <span class="card-letter">{}</span>', letter) if letter else "",
-    )
+    return _known_card(card_id, edition, get_language(), tile=False)
 
 
 def card_tile(card_id: str, edition: str = "biblios") -> str:
@@ -100,36 +65,52 @@ def card_tile(card_id: str, edition: str = "biblios") -> str:
     """
     if card_id not in cards.CARDS:
         return card_face(card_id, edition)
-    return _known_card_tile(card_id, edition, get_language())
+    return _known_card(card_id, edition, get_language(), tile=True)
 
 
 @cache
-def _known_card_tile(card_id: str, edition: str, language: str | None) -> str:
+def _known_card(card_id: str, edition: str, language: str | None, tile: bool) -> str:
+    """A card of the deck in `language` (the active one: the key of the cache): the chip of
+    sentences, or with `tile` a card laid out as one (a church card's effect and dice in its
+    corner). The same words either way."""
     card = cards.CARDS[card_id]
-    kind = card_kind(card_id)
+    classes = f"card card-{card_kind(card_id)}" + (" card-tile" if tile else "")
     if card["kind"] == "church":
+        effect = _church_effect(card_id, card["dice"], edition)
         dice = mark_safe('<span class="die-icon"></span>' * card["dice"])
+        if tile:
+            marks = format_html(
+                '<span class="card-corner" aria-hidden="true"><span class="card-effect">{}'
+                '</span><span class="card-dice">{}</span></span>',
+                effect,
+                dice,
+            )
+        else:
+            marks = format_html(
+                '<span class="card-effect" aria-hidden="true">{}</span>'
+                '<span class="card-dice" aria-hidden="true">{}</span>',
+                effect,
+                dice,
+            )
         return format_html(
-            '<span class="card card-church card-tile" data-card="{id}">'
+            '<span class="{classes}" data-card="{id}">'
             '<span class="visually-hidden">{label}</span>'
-            '<span class="card-name" aria-hidden="true">{name}</span>'
-            '<span class="card-corner" aria-hidden="true"><span class="card-effect">{effect}'
-            '</span><span class="card-dice">{dice}</span></span></span>',
+            '<span class="card-name" aria-hidden="true">{name}</span>{marks}</span>',
+            classes=classes,
             id=card_id,
             label=names.card_label(card_id, edition),
-            effect=_church_effect(card_id, card["dice"], edition),
-            dice=dice,
             name=names.church_label(edition),
+            marks=marks,
         )
     if card["kind"] == "gold":
         name, letter = names.gold_label(), ""
     else:
         name, letter = names.category_label(card["category"], edition), card["letter"]
     return format_html(
-        '<span class="card card-{kind} card-tile" data-card="{id}">'
+        '<span class="{classes}" data-card="{id}">'
         '<span class="card-name">{name}</span> <span class="card-value">{value}</span>'
         "{letter}</span>",
-        kind=kind,
+        classes=classes,
         id=card_id,
         name=name,
         value=card["value"],
@@ -166,8 +147,7 @@ def die_face(value: int) -> str:
 def _forget_faces(*, setting: str, **_) -> None:
     """Faces hold translated words and static URLs: tests that change those start afresh."""
     if setting in {"STATIC_URL", "STORAGES", "LANGUAGE_CODE", "LANGUAGES", "LOCALE_PATHS"}:
-        _known_card_face.cache_clear()
-        _known_card_tile.cache_clear()
+        _known_card.cache_clear()
 
 
 setting_changed.connect(_forget_faces)
