@@ -22,8 +22,8 @@ from games.models import Game
 
 ABORTED_TEXT = gettext_lazy("This game was ended by a moderator.")
 
-# The newest events shown on the board (a push stays under 30 KB); the whole log has its page.
-LOG_LENGTH = 20
+# The newest events shown on the board (page and push stay under 30 KB); the whole log has its page.
+LOG_LENGTH = 12
 
 
 def board_context(game: Game, user, *, connected=None, message: str = "") -> dict:
