@@ -1,5 +1,6 @@
 """The move's buttons are under the player's eyes on every turn: a person plays a whole game
-against a bot on a 360 px phone, and a few turns on a 1280 px desktop in the dark theme.
+against a bot on a 360 px phone, and another on a 1280 px desktop, each turn checked in the
+light and the dark theme (the page is switched between the two before the click).
 
 The person never scrolls: whatever position the page is in after a move (the site may scroll or
 focus something itself, that is its right) is where the next turn is checked, before the click.
@@ -18,7 +19,7 @@ from tests.browser.players import MOVE_TIMEOUT_MS, Player, unique_tag
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 MAX_TURNS = 200  # a two-player game gives the person about 85
-DESKTOP_TURNS = 8
+THEMES = ("light", "dark")
 
 # Where a button is and what the page shows at its centre. Runs in the page: a description of
 # the element on top, if it is neither the button nor inside it.
@@ -65,30 +66,31 @@ def problem(place: dict, viewport: dict) -> str | None:
     return None
 
 
-def play_turns(
-    person: Player, viewport: dict, max_turns: int, shot_name: str
-) -> tuple[int, list[str]]:
-    """Play the person's turns (the bot plays its own) until the game is over or `max_turns`
-    are played; returns how many were played and every failed check, by turn. The first turn
-    that fails is saved as test-artifacts/browser/<shot_name>-turn-<n>.png."""
+def play_turns(person: Player, viewport: dict, shot_name: str) -> tuple[int, list[str]]:
+    """Play the person's turns (the bot plays its own) until the game is over or MAX_TURNS are
+    played, checking each turn in both themes; returns how many were played and every failed
+    check, by turn. The first turn that fails is saved as
+    test-artifacts/browser/<shot_name>-<theme>-turn-<n>.png."""
     page = person.page
     failures = []
-    for turn in range(max_turns):
+    for turn in range(MAX_TURNS):
         page.wait_for_function(MY_TURN_OR_OVER, timeout=MOVE_TIMEOUT_MS)
         if person.game_over():
             return turn, failures
         kind, chosen = person.sensible_move()
         first = page.locator("#board-actions button[type=submit]").first
-        place = chosen.evaluate(WHERE_IS)
-        # The same button checked twice gives the same words, noted once.
-        troubles = dict.fromkeys(
-            f"turn {turn + 1} ({kind}), {which}: {trouble}"
-            for which, where in (("first button", first.evaluate(WHERE_IS)), ("pressed", place))
-            if (trouble := problem(where, viewport))
-        )
-        if troubles and not failures:
-            page.screenshot(path=str(ARTIFACTS / f"{shot_name}-turn-{turn + 1}.png"))
-        failures += troubles
+        for theme in THEMES:
+            page.emulate_media(color_scheme=theme)
+            place = chosen.evaluate(WHERE_IS)
+            # The same button checked twice gives the same words, noted once.
+            troubles = dict.fromkeys(
+                f"turn {turn + 1} ({kind}, {theme}), {which}: {trouble}"
+                for which, where in (("first button", first.evaluate(WHERE_IS)), ("pressed", place))
+                if (trouble := problem(where, viewport))
+            )
+            if troubles and not failures:
+                page.screenshot(path=str(ARTIFACTS / f"{shot_name}-{theme}-turn-{turn + 1}.png"))
+            failures += troubles
         version = person.version()
         if problem(place, viewport):
             chosen.click()  # scrolls, as the person would have had to
@@ -96,7 +98,7 @@ def play_turns(
         else:
             page.mouse.click(place["x"], place["y"])
         person.wait_for_version_above(version)
-    return max_turns, failures
+    return MAX_TURNS, failures
 
 
 def seat_against_a_bot(browser, base: str, name: str, viewport: dict, color_scheme: str) -> Player:
@@ -109,22 +111,17 @@ def seat_against_a_bot(browser, base: str, name: str, viewport: dict, color_sche
     return person
 
 
+@pytest.mark.parametrize(
+    "viewport",
+    [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")],
+)
 @pytest.mark.slow(seconds=50)
-def test_a_whole_game_on_a_phone_never_needs_a_scroll_to_find_the_move(live_site, browser):
-    person = seat_against_a_bot(browser, live_site, f"phil{unique_tag()}", PHONE, "light")
-    turns, failures = play_turns(person, PHONE, MAX_TURNS, "phone-play")
+def test_a_whole_game_never_needs_a_scroll_to_find_the_move(live_site, browser, viewport):
+    width = viewport["width"]
+    person = seat_against_a_bot(browser, live_site, f"phil{width}{unique_tag()}", viewport, "light")
+    turns, failures = play_turns(person, viewport, f"play-{width}")
     assert person.game_over(), f"the game is not over after {turns} turns of the person"
     assert person.still_same_page(), "every move must arrive live"
     listing = "\n".join(failures)
-    assert not failures, f"{len(failures)} problems in {turns} turns at 360 px:\n{listing}"
-    person.close()
-
-
-@pytest.mark.slow(seconds=15)
-def test_the_move_is_in_view_on_a_desktop_in_the_dark(live_site, browser):
-    person = seat_against_a_bot(browser, live_site, f"dora{unique_tag()}", DESKTOP, "dark")
-    turns, failures = play_turns(person, DESKTOP, DESKTOP_TURNS, "desktop-dark-play")
-    assert turns == DESKTOP_TURNS
-    listing = "\n".join(failures)
-    assert not failures, f"{len(failures)} problems in {turns} turns at 1280 px:\n{listing}"
+    assert not failures, f"{len(failures)} problems in {turns} turns at {width} px:\n{listing}"
     person.close()
