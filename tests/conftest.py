@@ -39,9 +39,11 @@ PURE_TESTS = (
 )
 SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client"}
 # How pages look in a browser (layout at each width, contrast, console, weight, motion,
-# screenshots) is the same whatever database and channel layer serve them: run once, in
-# `make test`. The live games, CSP, lost pushes and dropped sockets run in both passes.
+# screenshots, the Content-Security-Policy their markup runs under) is the same whatever
+# database and channel layer serve them: run once, in `make test`. The live games, lost pushes
+# and dropped sockets run in both passes.
 LOOK_TESTS = (
+    "browser/test_csp.py",
     "browser/test_pages.py",
     "browser/test_page_weight.py",
     "browser/test_phone_play.py",
