@@ -30,43 +30,56 @@ class IllegalAction(ValueError):
 # ---------------------------------------------------------------------------- cells and keys
 
 
-# The keys and cells met so far, both ways: a bookshelf is read and rebuilt at every step, and
-# its cells stay within a few rows and columns, so parsing and formatting each once pays.
-_KEY_CELLS: dict[str, Cell] = {}
-_CELL_KEYS: dict[Cell, str] = {}
 _MEMO_SIZE = 4096  # far more cells than a game uses; past it keys are simply not remembered
+
+
+def _not_a_key(key) -> IllegalAction:
+    return IllegalAction(f"X12: {key!r} does not name a cell (row,col)")
+
+
+class _CellsOfKeys(dict):
+    """Key -> cell for the keys met so far, a key being parsed the first time it is looked up
+    (IllegalAction for anything but "row,col" with two integers). A bookshelf is read and
+    rebuilt at every step and its cells stay within a few rows and columns, so parsing each
+    key once pays; and a lookup through the dict (`map(_CELL_OF_KEY, shelf)`) runs in C."""
+
+    def __missing__(self, key) -> Cell:
+        if type(key) is not str:
+            raise _not_a_key(key)
+        try:
+            row, col = key.split(",")
+            cell = int(row), int(col)
+        except ValueError:
+            raise _not_a_key(key) from None
+        if len(self) < _MEMO_SIZE:
+            self[key] = cell
+        return cell
+
+
+class _KeysOfCells(dict):
+    """Cell (a pair of ints, already checked) -> key, as `_CellsOfKeys` the other way."""
+
+    def __missing__(self, cell: Cell) -> str:
+        key = f"{cell[0]},{cell[1]}"
+        if len(self) < _MEMO_SIZE:
+            self[cell] = key
+        return key
+
+
+_CELL_OF_KEY = _CellsOfKeys().__getitem__
+_KEY_OF_CELL = _KeysOfCells().__getitem__
 
 
 def cell_key(cell: Sequence[int]) -> str:
     """The dict key of a cell: "row,col"."""
-    return _key(as_cell(cell))
-
-
-def _key(cell: Cell) -> str:
-    """`cell_key` of a cell already checked (a pair of ints)."""
-    key = _CELL_KEYS.get(cell)
-    if key is None:
-        key = f"{cell[0]},{cell[1]}"
-        if len(_CELL_KEYS) < _MEMO_SIZE:
-            _CELL_KEYS[cell] = key
-    return key
+    return _KEY_OF_CELL(as_cell(cell))
 
 
 def parse_key(key: str) -> Cell:
     """The cell a key names; IllegalAction for anything but "row,col" with two integers."""
     if type(key) is not str:
-        raise IllegalAction(f"X12: {key!r} does not name a cell (row,col)")
-    cell = _KEY_CELLS.get(key)
-    if cell is not None:
-        return cell
-    try:
-        row, col = key.split(",")
-        cell = int(row), int(col)
-    except ValueError:
-        raise IllegalAction(f"X12: {key!r} does not name a cell (row,col)") from None
-    if len(_KEY_CELLS) < _MEMO_SIZE:
-        _KEY_CELLS[key] = cell
-    return cell
+        raise _not_a_key(key)
+    return _CELL_OF_KEY(key)
 
 
 def as_cell(cell) -> Cell:
@@ -87,17 +100,17 @@ def as_cell(cell) -> Cell:
 
 def _build(stacks: dict[Cell, dict]) -> dict:
     """A bookshelf from cell -> stack, its keys in reading order (so its JSON is canonical)."""
-    return {_key(cell): stacks[cell] for cell in sorted(stacks)}
+    cells = sorted(stacks)
+    return dict(zip(map(_KEY_OF_CELL, cells), map(stacks.__getitem__, cells), strict=True))
 
 
 def _stacks(shelf: dict) -> dict[Cell, dict]:
-    return {parse_key(key): stack for key, stack in shelf.items()}
+    return dict(zip(map(_CELL_OF_KEY, shelf), shelf.values(), strict=True))
 
 
 def _cells(shelf: dict) -> list[Cell]:
     """The occupied cells in the bookshelf's key order (reading order for one `_build` made)."""
-    known = _KEY_CELLS
-    return [known[key] if key in known else parse_key(key) for key in shelf]
+    return list(map(_CELL_OF_KEY, shelf))
 
 
 # ---------------------------------------------------------------------------- reading
@@ -124,6 +137,12 @@ def occupied(shelf: dict) -> set[Cell]:
 def reading_order(shelf: dict) -> list[Cell]:
     """X17: occupied cells by ascending row (top row first), then ascending column."""
     return sorted(occupied(shelf))  # (row, col) tuples sort in exactly that order
+
+
+def stacks_in_reading_order(shelf: dict) -> list[tuple[Cell, dict]]:
+    """X17: (cell, stack) for every occupied cell in reading order (`reading_order` with each
+    cell's `stack_at`, without looking each one up)."""
+    return _in_reading_order(_cells(shelf), shelf)
 
 
 def stack_at(shelf: dict, cell) -> dict | None:
@@ -159,7 +178,12 @@ def cards(shelf: dict) -> list[str]:
 
 def _holds(shelf: dict, card: str) -> bool:
     """Whether `card` is in the bookshelf (`card in cards(shelf)`, without listing them)."""
-    return any(stack["top"] == card or stack["under"] == card for stack in shelf.values())
+    stacks = shelf.values()
+    return card in map(_TOP, stacks) or card in map(_UNDER, stacks)  # map: looped in C
+
+
+_TOP = itemgetter("top")
+_UNDER = itemgetter("under")
 
 
 def runs(shelf: dict, row: int) -> list[tuple[int, int]]:
@@ -192,8 +216,7 @@ def _connected(cells: set[Cell]) -> bool:
     todo = [start]
     while todo:
         row, col = todo.pop()
-        for d_row, d_col in NEIGHBOURS:
-            nxt = (row + d_row, col + d_col)
+        for nxt in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):  # NEIGHBOURS
             if nxt in cells and nxt not in seen:
                 seen.add(nxt)
                 todo.append(nxt)
@@ -216,6 +239,9 @@ def is_valid(shelf: dict) -> bool:
     return cells_valid(occupied(shelf))
 
 
+_STACK_FIELDS = frozenset(("top", "up", "under"))
+
+
 def check(shelf: dict) -> None:
     """Raise IllegalAction unless `shelf` is a well-formed, valid bookshelf: keys "row,col",
     stacks {"top", "up", "under"}, no card twice (X3: every card is unique), X13 geometry."""
@@ -224,7 +250,7 @@ def check(shelf: dict) -> None:
     seen = set()
     for key, stack in shelf.items():
         parse_key(key)
-        if not isinstance(stack, dict) or set(stack) != {"top", "up", "under"}:
+        if not isinstance(stack, dict) or stack.keys() != _STACK_FIELDS:
             raise IllegalAction(f"X12: the stack at {key} must have top, up and under")
         if not isinstance(stack["top"], str) or not isinstance(stack["up"], bool):
             raise IllegalAction(f"X12: the stack at {key} needs a top card and its face")
@@ -248,15 +274,22 @@ def shelving_cells(shelf: dict) -> list[Cell]:
     taken = occupied(shelf)
     if not taken:
         return [(0, 0)]
-    rows = [row for row, _ in taken]
-    low, high = min(rows), max(rows)
+    low, high = min(taken)[0], max(taken)[0]  # cells compare by row first
     if high - low > MAX_ROW_SPAN:  # never a bookshelf in play (X13): no row keeps 3 rows
         return []
-    around = {(row + d_row, col + d_col) for row, col in taken for d_row, d_col in NEIGHBOURS}
+    around = set()
+    add = around.add  # the four neighbours spelt out: this runs at every shelving
+    for row, col in taken:
+        add((row - 1, col))
+        add((row + 1, col))
+        add((row, col - 1))
+        add((row, col + 1))
     around -= taken
-    # A new cell keeps at most 3 rows when its row is within MAX_ROW_SPAN of both extremes.
-    top, bottom = high - MAX_ROW_SPAN, low + MAX_ROW_SPAN
-    return sorted(cell for cell in around if top <= cell[0] <= bottom)
+    if high - low < MAX_ROW_SPAN:  # one row more above or below still makes at most 3
+        return sorted(around)
+    # A new cell keeps at most 3 rows when its row is within MAX_ROW_SPAN of both extremes:
+    # here, between them.
+    return sorted(cell for cell in around if low <= cell[0] <= high)
 
 
 def _is_shelving_cell(stacks: dict[Cell, dict], cell: Cell) -> bool:
@@ -267,10 +300,15 @@ def _is_shelving_cell(stacks: dict[Cell, dict], cell: Cell) -> bool:
     if cell in stacks:
         return False
     row, col = cell
-    if not any((row + d_row, col + d_col) in stacks for d_row, d_col in NEIGHBOURS):
+    if not (
+        (row - 1, col) in stacks
+        or (row + 1, col) in stacks
+        or (row, col - 1) in stacks
+        or (row, col + 1) in stacks
+    ):
         return False
-    rows = [r for r, _ in stacks]
-    return max(max(rows), row) - min(min(rows), row) <= MAX_ROW_SPAN
+    # (row, col) pairs compare by row first: the first and last of them hold the extreme rows.
+    return max(max(stacks)[0], row) - min(min(stacks)[0], row) <= MAX_ROW_SPAN
 
 
 def stacking_cells(shelf: dict) -> list[Cell]:
@@ -516,7 +554,29 @@ def run_starts(shelf: dict) -> list[Cell]:
     """X52 step 1 (the engine adds `pass`): the cells, in reading order, that start a run
     which can be moved somewhere. At most n (occupied cells)."""
     taken = occupied(shelf)
-    return [cell for cell in sorted(taken) if next(_movable_ends(taken, cell), None) is not None]
+    # A run of one card whose cell is not a cut cell leaves the rest in one piece, which makes
+    # it movable (`_run_movable`): the cut cells, found once, spare most cells the search.
+    cut = _cut_cells(taken) if len(taken) > 1 else None
+    return [
+        cell
+        for cell in sorted(taken)
+        if cut is not None and cell not in cut or _starts_movable_run(taken, cell)
+    ]
+
+
+def _starts_movable_run(taken: set[Cell], start: Cell) -> bool:
+    """Whether one of `_movable_ends(taken, start)` exists: `_run_movable` for each run from
+    `start`, its quick test (the rest in one piece) tried on all of them before any search
+    for a destination."""
+    row, first = start
+    runs = []
+    col = first
+    while (row, col) in taken:
+        runs.append([(row, c) for c in range(first, col + 1)])
+        col += 1
+    if any((rest := taken - set(cells)) and _connected(rest) for cells in runs):
+        return True
+    return any(next(_run_destinations(taken, cells), None) is not None for cells in runs)
 
 
 def run_ends(shelf: dict, start) -> list[Cell]:
@@ -762,8 +822,15 @@ def reshelve_origins(shelf: dict, power: str | None = None) -> list[Cell]:
         raise IllegalAction(
             f"X53: the power driving a shelving is the Mummy's, the Wizard's or none, not {power!r}"
         )
+    cells = _cells(shelf)
+    # The rest is in one piece when the card lifted leaves its under card behind (a 2-stack) or
+    # its cell is not a cut cell, on a connected bookshelf of two cells or more: found once.
+    cut = _cut_cells(set(cells)) if len(cells) > 1 else None
     found = []
-    for cell in reading_order(shelf):
+    for cell, stack in _in_reading_order(cells, shelf):
+        if cut is not None and (stack["under"] is not None or cell not in cut):
+            found.append(cell)  # the rest is in one piece: the fast path below holds
+            continue
         rest = occupied(lift(shelf, cell)[0])
         if (
             # Fast path, always true: a card lifted from a connected rest fits beside the rest's

@@ -432,14 +432,15 @@ def _proceed(state: dict) -> None:
     """Run every step that needs no decision until one does or the game is over (X86). A
     pending entry of kind "then" is no decision but the rest of an effect, waiting below the
     decisions it follows (X88: depth-first): it runs once they are all answered."""
+    pending = state["pending"]  # the same list all along (only a move, `_do_witch`, replaces it)
     while state["phase"] != "over":
         if state["witch_queue"]:
             _witch_flush(state)
-        top = _top(state)
-        if top is not None:
+        if pending:
+            top = pending[-1]
             if top["kind"] != "then":
                 return
-            state["pending"].pop()
+            pending.pop()
             _THEN[top["step"]](state, top)
             continue
         phase = state["phase"]
@@ -538,7 +539,7 @@ def _next_placer(state: dict) -> int | None:
         seat = (start + i) % players
         if not state["seats"][seat]["supply"]:
             continue
-        if _placements(state, seat, first=True):
+        if _may_place(state, seat):
             return seat
         record = _seat(state, seat)
         _event(state, "set_aside", seat=seat, assistants=list(record["supply"]))
@@ -709,7 +710,7 @@ def _may_shelve(state: dict, seat: int, cards: list[str] | None, left: int, rule
     """X29, X87: "you may shelve" up to `left` of `cards` (None: any hand card), asked only when
     one of them is in hand."""
     hand = state["seats"][seat]["hand"]
-    if left > 0 and any(cards is None or card in cards for card in hand):
+    if left > 0 and hand and (cards is None or not set(cards).isdisjoint(hand)):
         _push(state, "shelve_card", seat=seat, cards=cards, left=left, rule=rule)
 
 
@@ -1565,25 +1566,35 @@ def _arrive(
 
 def _arrival_step(state: dict, entry: dict) -> None:
     """X23 steps 2 to 4 (X66: the tile's rule, then the powers already here in arrival order,
-    then the newcomer): each pushes the next under its own decisions."""
+    then the newcomer): each pushes the next under its own decisions. A stage that asks nothing
+    (the usual case) goes straight on to the next, as `_proceed` would, without its loop: this
+    runs at every arrival."""
     seat, assistant, tile, stage = entry["seat"], entry["assistant"], entry["tile"], entry["stage"]
-    state["drivers"] = [assistant]
-    if stage < 4:
-        _push(
-            state,
-            "then",
-            step="arrival",
-            seat=seat,
-            assistant=assistant,
-            tile=tile,
-            stage=stage + 1,
-        )
-    if stage == 2:
-        _arrival_reactions(state, seat, tile)
-    elif stage == 3:
-        _arrival_power(state, seat, assistant, tile)
-    else:
-        EFFECTS[tile](state, seat)
+    pending = state["pending"]
+    while True:
+        state["drivers"] = [assistant]
+        if stage == 4:
+            EFFECTS[tile](state, seat)
+            return
+        then = {  # `_push`'s entry, kept to see whether it is still on top afterwards
+            "kind": "then",
+            "step": "arrival",
+            "seat": seat,
+            "assistant": assistant,
+            "tile": tile,
+            "stage": stage + 1,
+        }
+        pending.append(then)
+        if stage == 2:
+            _arrival_reactions(state, seat, tile)
+        else:
+            _arrival_power(state, seat, assistant, tile)
+        if pending[-1] is not then or state["witch_queue"]:
+            return  # decisions first: `_proceed` comes back to the next stage
+        # No decision and no Witch's card (`_proceed` would settle it first): the next
+        # stage at once, as `_proceed` would run it, without going round its loop.
+        pending.pop()
+        stage += 1
 
 
 def _arrival_reactions(state: dict, seat: int, tile: str) -> None:
@@ -2042,36 +2053,47 @@ def _open_bids(state: dict, tile: str) -> list[int]:
     return [bid for bid in _USABLE_SLOTS[tile, state["players"]] if bid > current]
 
 
-def _placements(state: dict, seat: int, *, first: bool = False) -> list[dict]:
-    """X21: every (assistant kind, target) the seat may place now; with `first`, no more than
-    the first one (whether there is any). Each tile is looked at once for both kinds (`_spot`);
-    the standard kind, the common case, needs only the Snowman's test of `_may_enter`."""
-    record = state["seats"][seat]
-    supply = record["supply"]
-    special = record["special_assistant"]
+def _kinds(record: dict) -> list[str]:
+    """X21: the kinds of assistant a seat may place: "standard" while one is in its supply,
+    "special" while its special assistant is."""
     kinds = []
-    for assistant in supply:
+    for assistant in record["supply"]:
         if assistant.startswith("standard-"):
             kinds.append("standard")
             break
-    if special in supply:
+    if record["special_assistant"] in record["supply"]:
         kinds.append("special")
+    return kinds
+
+
+def _may_place(state: dict, seat: int) -> bool:
+    """Whether `_placements` lists anything. Asked before every placement, so the usual answer
+    comes without looking at the tiles: any assistant may go to a free home space (X21)."""
+    record = state["seats"][seat]
+    if len(record["home"]) < HOME_SPACES:
+        return bool(_kinds(record))
+    return bool(_placements(state, seat))
+
+
+def _placements(state: dict, seat: int) -> list[dict]:
+    """X21: every (assistant kind, target) the seat may place now. Each tile is looked at once
+    for both kinds (`_open_tiles`); the standard kind, the common case, needs only the
+    Snowman's test of `_may_enter`, made there."""
+    record = state["seats"][seat]
+    kinds = _kinds(record)
+    if not kinds:
+        return []
+    special = record["special_assistant"]
+    spots = _open_tiles(state, seat)
     found = []
-    spots = {}
     for kind in kinds:
         assistant = special if kind == "special" else "standard"
-        for tile in state["locations"]["face_up"]:
-            spot = spots.get(tile)
-            if spot is None:
-                if tile not in EFFECTS:
-                    continue
-                spot = spots[tile] = _spot(state, tile, seat)
-            here, free, mine, blocked = spot
-            if blocked or assistant != "standard" and not _may_enter(here, seat, assistant, tile):
+        for tile, here, free, mine in spots:
+            if assistant != "standard" and not _may_enter(here, seat, assistant, tile):
                 continue
-            shares = _ghost_shares(state, tile) if assistant == "ghost" else []
             if free is None:
-                found += shares
+                if assistant == "ghost":  # X60: full, but it may share an occupied slot
+                    found += _ghost_shares(state, tile)
             elif mine:
                 continue  # X83: one of your assistants per location at a time
             elif tile in _BIDDING:  # X37: the placement names a bid above the current one
@@ -2081,41 +2103,48 @@ def _placements(state: dict, seat: int, *, first: bool = False) -> list[dict]:
                 ]
             else:
                 found.append({"type": "place", "assistant": kind, "target": tile})
-                found += shares
-            if first and found:
-                return found[:1]
+                if assistant == "ghost":  # X60: or share an occupied slot
+                    found += _ghost_shares(state, tile)
         if len(record["home"]) < HOME_SPACES:
             found.append({"type": "place", "assistant": kind, "target": "library"})
-            if first:
-                return found[:1]
     return found
 
 
 _BIDDING = frozenset(tile for tile, location in LOCATIONS.items() if location.bids)  # X37
 
 
-def _spot(state: dict, tile: str, seat: int) -> tuple[list[dict], int | None, bool, bool]:
-    """What `_placements` needs of a tile: who is there (`_holders`), its free slot
-    (`_free_slot`), whether one of `seat`'s assistants holds a slot (solo, X83), and whether
-    the Snowman holds it against every other assistant (X61: `_may_enter`'s first test)."""
-    record = state["tiles"][tile]
-    slots = record["slots"]
-    here = [holder for holder in slots if holder is not None]
-    free = None
-    if len(here) < len(slots):
-        for number in _USABLE_SLOTS[tile, state["players"]]:
-            if slots[number - 1] is None:
-                free = number
-                break
-    mine = False
-    if state["players"] == 1:
-        mine = seat in [holder["seat"] for holder in here]
-    if "shared" in record:
-        here += record["shared"]
-    blocked = False
-    if here and tile in _INSTANT and "snowman" in POWERS:
-        blocked = "snowman" in [entry["assistant"] for entry in here]
-    return here, free, mine, blocked
+def _open_tiles(state: dict, seat: int) -> list[tuple[str, list[dict], int | None, bool]]:
+    """What `_placements` needs of each face-up tile the Snowman does not hold against every
+    other assistant (X61: `_may_enter`'s first test), in order: the tile, who is there
+    (`_holders`), its free slot (`_free_slot`) and whether one of `seat`'s assistants holds a
+    slot (solo, X83). One loop, no call per tile: it runs for every placement."""
+    players = state["players"]
+    tiles = state["tiles"]
+    spots = []
+    for tile in state["locations"]["face_up"]:
+        if tile not in EFFECTS:
+            continue
+        record = tiles[tile]
+        slots = record["slots"]
+        here = list(filter(None, slots))  # the holders (never empty dicts), without the Nones
+        free = None
+        if len(here) < len(slots):
+            for number in _USABLE_SLOTS[tile, players]:
+                if slots[number - 1] is None:
+                    free = number
+                    break
+        mine = players == 1 and seat in [holder["seat"] for holder in here]
+        if "shared" in record:
+            here += record["shared"]
+        if (
+            here
+            and tile in _INSTANT
+            and "snowman" in POWERS
+            and "snowman" in [entry["assistant"] for entry in here]
+        ):
+            continue
+        spots.append((tile, here, free, mine))
+    return spots
 
 
 def _asked(state: dict, seat) -> bool:
@@ -2155,7 +2184,7 @@ def _listed(state: dict, seat: int) -> list[dict]:
         return [{"type": "shelve", "card": card} for card in cards] + [{"type": "done"}]
     if kind == "shelve_cell":  # X14; X56 the Mummy stacks, X63 the Wizard pushes (6n + 2)
         shelf = record["bookshelf"]
-        actions = [{"type": "cell", "cell": list(cell)} for cell in bs.shelving_cells(shelf)]
+        actions = [{"type": "cell", "cell": [row, col]} for row, col in bs.shelving_cells(shelf)]
         if top.get("power") == "mummy":
             actions += [
                 {"type": "stack", "cell": list(cell), "how": how}
@@ -2225,8 +2254,8 @@ def _discard_options(state: dict, seat: int) -> list[dict]:
     actions = [{"type": "discard", "card": card} for card in record["hand"]]
     if top["shelf"]:
         actions += [
-            {"type": "discard_shelved", "cell": list(cell)}
-            for cell in bs.removable_cells(record["bookshelf"])
+            {"type": "discard_shelved", "cell": [row, col]}
+            for row, col in bs.removable_cells(record["bookshelf"])
         ]
     return actions
 
@@ -2277,12 +2306,14 @@ def apply_action(state: dict, seat, action) -> dict:
     if not _asked(state, seat):
         raise IllegalAction(f"X86: seat {seat!r} is not asked anything now")
     top = _top(state)
+    kept = getattr(state, "_legal", None)  # the list a caller has just chosen from
+    # Looked for as given, before its copy: the very object listed (a caller may not change
+    # it, docs/exlibris.md) is then found by identity, without comparing its fields.
+    in_kept = type(action) is dict and kept is not None and kept[0] == seat and action in kept[1]
     try:
         action = _as_json(action)
     except (TypeError, ValueError):
         raise IllegalAction(f"{_rule(top)}: an action is a small JSON object") from None
-    kept = getattr(state, "_legal", None)  # the list a caller has just chosen from
-    in_kept = kept is not None and kept[0] == seat and action in kept[1]
     if not in_kept and action not in _listed(state, seat):
         raise IllegalAction(f"{_rule(top)}: {action!r} is not a legal {top['kind']} action now")
     new = _next_state(state)
@@ -2525,7 +2556,7 @@ def _do_shelve_card(state: dict, seat: int, action: dict) -> None:
     if left > 0:  # X87: one more card is asked only while one is left to choose
         cards = None if top["cards"] is None else [c for c in top["cards"] if c != card]
         hand = [c for c in state["seats"][seat]["hand"] if c != card]
-        if any(cards is None or c in cards for c in hand):
+        if hand and (cards is None or not set(cards).isdisjoint(hand)):
             _push(state, "shelve_card", seat=seat, cards=cards, left=left, rule=top["rule"])
     power = _power(state, seat)  # X53: known now, while the effect's drivers are
     _push(state, "shelve_cell", seat=seat, card=card, rule=top["rule"], power=power)
@@ -2838,14 +2869,19 @@ def result(state: dict) -> dict:
         }
         for seat in state["seats"]
     ]
-    if _solo(state):
-        working = scoring.solo_inspection(
-            entries[0],
-            state["discard"],
-            state["solo"]["public_library_focus"],
-            state["prominent"],
-            state["banned"],
-        )
+    solo_focus = state["solo"]["public_library_focus"] if _solo(state) else None
+    return scored(entries, state["discard"], state["prominent"], state["banned"], solo_focus)
+
+
+def scored(
+    entries: list[dict], discard: list, prominent: str, banned: str, solo_focus: str | None
+) -> dict:
+    """`result` from the pieces it reads: each seat's bookshelf, focus, hand and pre-flips, the
+    discard pile, Prominent and Banned, and the Public Library's focus in a solo game (None
+    otherwise). Every one of them is public once the game is over (X77), so a finished view
+    gives the same result (the site's presenter reads it there)."""
+    if solo_focus is not None:
+        working = scoring.solo_inspection(entries[0], discard, solo_focus, prominent, banned)
         wins = working["player_wins"]
         # X84: the player against the Public Library; places rank the seats (protocol), so the
         # one seat is placed 1, and a loss to the Public Library is no winner.
@@ -2855,7 +2891,7 @@ def result(state: dict) -> dict:
             "solo": True,
             "inspection": working,
         }
-    working = scoring.inspect(entries, state["prominent"], state["banned"])
+    working = scoring.inspect(entries, prominent, banned)
     return {
         "players": [
             {"seat": sheet["seat"], "place": sheet["place"], "total": sheet["total"]}

@@ -34,8 +34,7 @@ def alphabetical(shelf: dict) -> tuple[dict, list[bs.Cell]]:
     face up, not the card just before (the rulebook's pre-flip example needs it)."""
     last = None
     flipped = []
-    for cell in bs.reading_order(shelf):
-        stack = bs.stack_at(shelf, cell)
+    for cell, stack in bs.stacks_in_reading_order(shelf):
         if not stack["up"]:
             continue
         card_key = key(stack["top"])
