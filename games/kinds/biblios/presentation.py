@@ -7,6 +7,7 @@ the reader's language; the templates only lay it out.
 
 from django.utils.translation import gettext, gettext_lazy
 
+from games.charts import player_marks, player_pattern
 from games.engine.cards import CATEGORIES
 from games.engine.scoring import TIE_BREAK_STEPS
 from games.kinds.biblios import names as printed
@@ -65,7 +66,6 @@ CHART_HEIGHT = 120
 CHART_TOP = 16
 CHART_LEFT = 8
 CHART_LABEL_SPACE = 48
-PLAYER_PATTERNS = ("solid", "hatched", "dotted", "outlined")
 
 
 def step_help(step: str | None) -> dict | None:
@@ -79,7 +79,7 @@ def step_help(step: str | None) -> dict | None:
 def score_chart(result: dict, names: list[str], edition: str) -> dict:
     """Bars for each category's totals per player, grouped by category under its die value.
 
-    Players are told apart by a fill pattern and a short mark on the bar (`player_marks`), not
+    Players are told apart by a fill pattern and a short mark on the bar (`games.charts`), not
     colour alone; every bar also carries its number, and the table beside the chart has the same
     figures. Each group is as wide as its name needs. Coordinates are rounded to 0.1, and the
     template writes them unlocalized.
@@ -109,7 +109,7 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
                     "total": total,
                     "name": names[seat],
                     "initial": marks[seat],
-                    "pattern": PLAYER_PATTERNS[seat % len(PLAYER_PATTERNS)],
+                    "pattern": player_pattern(seat),
                     "wins": entry["winner"] == seat,
                     "text_x": round(x + CHART_BAR_WIDTH / 2, 1),
                 }
@@ -138,7 +138,7 @@ def score_chart(result: dict, names: list[str], edition: str) -> dict:
             {
                 "name": name,
                 "initial": marks[seat],
-                "pattern": PLAYER_PATTERNS[seat % len(PLAYER_PATTERNS)],
+                "pattern": player_pattern(seat),
             }
             for seat, name in enumerate(names)
         ],
@@ -149,19 +149,6 @@ def label_lines(label: str) -> list[str]:
     """A category name under its bars: two-word names ("Forbidden Tomes", "Grimoires
     Interdits") on two lines."""
     return label.split(" ", 1)
-
-
-def player_marks(names: list[str]) -> list[str]:
-    """A short mark per player for the chart's bars, different for every player: their
-    initials, or their first two letters where initials clash ("Al", "An"), or else their seat
-    numbers (the legend pairs each mark with its name)."""
-    for marks in (
-        [name[:1].upper() for name in names],
-        [name[:1].upper() + name[1:2].lower() for name in names],
-    ):
-        if len(set(marks)) == len(names) and all(mark.strip() for mark in marks):
-            return marks
-    return [str(seat + 1) for seat in range(len(names))]
 
 
 def _step_values(result: dict, step: str, seat: int):
