@@ -1,7 +1,8 @@
 """Forms of the games pages: creating a table, and reading an action posted from the board."""
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from biblios_site.inputs import IdField, whole_number
 from games.kinds import registry
@@ -18,11 +19,31 @@ def player_count_choices() -> list[tuple[int, str]]:
     ]
 
 
-def variant_choices() -> list:
-    """The variants of the live kinds, grouped by kind when there are several."""
-    kinds = registry.kinds()
-    grouped = [(kind.name, [(v.slug, v.name) for v in kind.variants]) for kind in kinds]
-    return grouped[0][1] if len(grouped) == 1 else grouped
+def game_menu(kinds: list[registry.GameKind]) -> list:
+    """The create-table form's one menu: with one live kind, its variants by slug (the kind is
+    a hidden field); with several, each kind's variants grouped under its name, valued
+    "kind/variant" (the pairs of `registry.variant_choices`), so no kind is posted with another
+    kind's variant."""
+    if len(kinds) == 1:
+        return [(variant.slug, variant.name) for variant in kinds[0].variants]
+    return [
+        (kind.name, [(f"{kind.slug}/{variant.slug}", variant.name) for variant in kind.variants])
+        for kind in kinds
+    ]
+
+
+class GameMenu(forms.Select):
+    """The menu of games and variants, each entry listing its game's table sizes in
+    `data-player-counts`, by which the lobby's stylesheet offers only those sizes."""
+
+    def __init__(self, player_counts: dict[str, str], **kwargs):
+        super().__init__(**kwargs)
+        self.player_counts = player_counts
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        option["attrs"]["data-player-counts"] = self.player_counts[str(value)]
+        return option
 
 
 def turn_time_choices() -> list[tuple[str, str]]:
@@ -34,33 +55,43 @@ def turn_time_choices() -> list[tuple[str, str]]:
     ]
 
 
-def seat_choices() -> list[tuple[str, str]]:
-    """Who sits in a seat besides the host's: a person who joins, or a bot of one of the live
-    kinds' levels (the chosen kind's own levels are the services' check)."""
-    levels = {}
-    for kind in registry.kinds():
-        for level in kind.bot_levels:
-            levels.setdefault(level.slug, level.label)
-    return [("", gettext("Open for a player"))] + [
-        (slug, gettext("%(level)s bot") % {"level": label}) for slug, label in levels.items()
+def seat_choices() -> list:
+    """Who sits in a seat besides the host's: a person who joins, or a bot of the chosen kind's
+    levels. With several live kinds, each kind's levels are grouped under its name in the game
+    menu's order, so that the lobby's stylesheet offers the chosen kind's only (the services
+    check it)."""
+    kinds = registry.kinds()
+    people = [("", gettext("Open for a player"))]
+    if len(kinds) == 1:
+        return people + _bot_choices(kinds[0])
+    return people + [(kind.name, _bot_choices(kind)) for kind in kinds]
+
+
+def _bot_choices(kind: registry.GameKind) -> list[tuple[str, str]]:
+    return [
+        (level.slug, gettext("%(level)s bot") % {"level": level.label}) for level in kind.bot_levels
     ]
 
 
 class TableForm(forms.Form):
     """A new table: the platform's settings, and the chosen kind's options form beside them.
 
-    Every live kind's options form is drawn (prefixed by the kind's slug, so that option names
-    never meet the platform's or another kind's) and the chosen kind's is checked, which works
-    without JavaScript. The chosen kind's own variants, player counts and bot levels
-    are checked by `services.create_table`, whose refusal the view shows on the form.
+    The game and its variant are one menu (`game_menu`), so a player never picks a kind and
+    leaves the variant at another kind's. Every live kind's options form is drawn (prefixed by
+    the kind's slug, so that option names never meet the platform's or another kind's) and the
+    chosen kind's is checked, for the posted table size (an option that does not apply at that
+    size is ignored, as the seats beyond it are); the stylesheet shows the chosen kind's box,
+    table sizes and bots only, which works without JavaScript. The chosen kind's own player counts
+    and bot levels are checked by `services.create_table`, whose refusal the view shows on the
+    form.
     """
 
-    kind = forms.ChoiceField(
-        label=pgettext_lazy("game kind", "Game"), choices=registry.choices, required=False
-    )
-    variant = forms.ChoiceField(
-        label=gettext_lazy("Variant"), choices=variant_choices, required=False
-    )
+    # The kind whose bare variant slug `variant` holds: the only live one (its menu lists its
+    # variants alone) or, in a post not from the menu, any live kind (the API's two fields).
+    # With several live kinds the form draws it empty: the menu's "kind/variant" names the kind.
+    kind = forms.ChoiceField(choices=registry.choices, required=False, widget=forms.HiddenInput)
+    # A "kind/variant" pair of the menu, or a variant slug of `kind` (checked in `clean`).
+    variant = forms.CharField(required=False)
     num_players = forms.TypedChoiceField(
         label=gettext_lazy("Seats"),
         choices=player_count_choices,
@@ -95,10 +126,14 @@ class TableForm(forms.Form):
     def __init__(self, data=None, **kwargs):
         super().__init__(data, **kwargs)
         kinds = registry.kinds()
-        self.fields["kind"].initial = kinds[0].slug
-        self.fields["variant"].initial = kinds[0].default_variant
+        menu = self.fields["variant"]
+        menu.widget = GameMenu(_player_counts_by_entry(kinds), choices=game_menu(kinds))
         if len(kinds) == 1:
-            self.fields["kind"].widget = forms.HiddenInput()
+            self.fields["kind"].initial = kinds[0].slug
+            menu.label, menu.initial = gettext("Variant"), kinds[0].default_variant
+        else:
+            menu.label = pgettext("game kind", "Game")
+            menu.initial = f"{kinds[0].slug}/{kinds[0].default_variant}"
         # A seat field per seat after the host's at the largest table, before `rated`.
         self.seat_numbers = range(2, max(n for kind in kinds for n in kind.player_counts) + 1)
         for number in self.seat_numbers:
@@ -108,16 +143,38 @@ class TableForm(forms.Form):
                 required=False,
             )
         self.fields["rated"] = self.fields.pop("rated")
+        if any(1 in kind.player_counts for kind in kinds):  # a live game plays solo
+            rated = self.fields["rated"]
+            never = gettext("A solo game never is.")
+            rated.help_text = f"{rated.help_text} {never}"
         posted = data or {}
+        players = whole_number(posted.get("num_players"))
         self.options_by_kind = [
             (
                 kind,
                 kind.options_form(
-                    _posted_variant(kind, posted.get("variant")), data, prefix=kind.slug
+                    _posted_variant(kind, posted.get("variant")),
+                    data,
+                    players=players,
+                    prefix=kind.slug,
                 ),
             )
             for kind in kinds
         ]
+
+    def clean(self):
+        """The kind and variant the table is for, from the menu's pair or the posted kind (the
+        first live one unless posted) and its variant; a variant of another kind, or one of no
+        live kind, is refused on the menu."""
+        cleaned = super().clean()
+        if "kind" in cleaned and "variant" in cleaned:
+            try:
+                cleaned["kind"], cleaned["variant"] = _kind_and_variant(
+                    cleaned["kind"], cleaned["variant"]
+                )
+            except ValidationError as refusal:
+                self.add_error("variant", refusal)
+        return cleaned
 
     def is_valid(self) -> bool:
         """The table's fields, then the chosen kind's options (drawn with their own errors)."""
@@ -134,16 +191,57 @@ class TableForm(forms.Form):
         # Seats beyond the table's size are ignored; an unticked box means the automatic rule.
         seats = [data.pop(f"seat_{n}") for n in self.seat_numbers][: data["num_players"] - 1]
         data["bots"] = tuple(seat or None for seat in seats)  # "" is the form's "people"
-        data["rated"] = True if data["rated"] else None
-        data["kind"] = data["kind"] or None
-        data["variant"] = data["variant"] or None
+        # Nor is "Rated game" asked at a solo table (never rated): a tick left there is ignored.
+        data["rated"] = True if data["rated"] and data["num_players"] > 1 else None
         return TableSettings(**data, options=self.chosen_options().cleaned_data)
+
+
+def _player_counts_by_entry(kinds: list[registry.GameKind]) -> dict[str, str]:
+    """Each entry of `game_menu`, by its value, with its kind's table sizes ("2 3 4")."""
+    by_entry = {}
+    for kind in kinds:
+        counts = " ".join(str(count) for count in kind.player_counts)
+        for variant in kind.variants:
+            entry = variant.slug if len(kinds) == 1 else f"{kind.slug}/{variant.slug}"
+            by_entry[entry] = counts
+    return by_entry
 
 
 def _posted_variant(kind: registry.GameKind, posted) -> str:
     """The variant an options form is checked against: the posted one if it is `kind`'s."""
-    slugs = [variant.slug for variant in kind.variants]
-    return posted if posted in slugs else kind.default_variant
+    posted_kind, _, variant = (posted or "").rpartition("/")
+    mine = posted_kind in ("", kind.slug) and variant in (known.slug for known in kind.variants)
+    return variant if mine else kind.default_variant
+
+
+def _kind_and_variant(kind_slug: str, posted: str) -> tuple[str, str]:
+    """The (kind, variant) slugs of a table posted as `kind_slug` ("" if not posted) and
+    `posted`, a "kind/variant" pair or a variant slug (""; the kind's default): ValidationError
+    for a variant of no live kind, a pair whose kind is not the posted one, or another kind's
+    variant."""
+    kinds = registry.kinds()
+    if not posted:
+        kind = registry.get(kind_slug or kinds[0].slug)
+        return kind.slug, kind.default_variant
+    posted_kind, _, variant = posted.rpartition("/")
+    owners = [kind for kind in kinds if variant in (known.slug for known in kind.variants)]
+    named = {slug for slug in (kind_slug, posted_kind) if slug}
+    if not owners or len(named) > 1 or not named <= {kind.slug for kind in kinds}:
+        raise ValidationError(
+            forms.ChoiceField.default_error_messages["invalid_choice"],
+            code="invalid_choice",
+            params={"value": posted},
+        )
+    kind = registry.get(posted_kind or kind_slug or kinds[0].slug)
+    if kind not in owners:
+        raise ValidationError(
+            gettext(
+                "%(game)s has no variant “%(variant)s”: choose a game and variant from the list."
+            )
+            % {"game": kind.name, "variant": owners[0].variant_name(variant)},
+            code="other_kinds_variant",
+        )
+    return kind.slug, variant
 
 
 class ChatForm(forms.Form):

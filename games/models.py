@@ -83,14 +83,29 @@ class Game(models.Model):
         return registry.of(self).variant_name(self.variant)
 
     @property
-    def option_settings(self) -> list[tuple[str, bool]]:
-        """Each table option of the game's kind by its printed name, and whether this table
-        plays with it (options are true or false: `protocol.Engine.OPTIONS`)."""
-        fields = registry.of(self).options_form(self.variant).fields
-        return [(str(field.label), bool(self.options.get(name))) for name, field in fields.items()]
+    def option_settings(self) -> list[tuple[str, bool | str]]:
+        """Each option this table takes, by its printed name, with its setting as the kind's
+        options form reads the stored options (defaults filled in): a switch's True or False, any
+        other option's printed choice (Ex Libris' solo difficulty: "4 · Scholar")."""
+        form = registry.of(self).options_form(
+            self.variant, data=self.options, players=self.num_players
+        )
+        form.full_clean()  # the options were valid when the table was opened
+        return [
+            (str(field.label), _printed_setting(field, form.cleaned_data[name]))
+            for name, field in form.fields.items()
+            if name in form.cleaned_data
+        ]
 
     def engine_state(self):
         return registry.of(self).engine.loads(self.state)
+
+
+def _printed_setting(field, value) -> bool | str:
+    """A switch as True or False (the page words it), another option as its choice's label."""
+    if isinstance(value, bool):
+        return value
+    return str(dict(getattr(field, "choices", ())).get(value, value))
 
 
 class Seat(models.Model):

@@ -72,18 +72,23 @@ def _seat_row(game: Game, user) -> Seat | None:
 
 def create_table(host, table: TableSettings) -> Game:
     """Open a table of a live game kind and seat its host: a variant, player count, options and
-    bot levels of that kind (Biblios: R1's 2–4 players, §8's options per edition)."""
+    bot levels of that kind (Biblios: R1's 2–4 players, §8's options per edition). A table of one
+    (a kind whose `player_counts` has 1: a solo game against the game itself) starts at once and
+    is never rated."""
     kind = _checked_kind(table.kind)
     variant = _checked_variant(kind, table.variant)
     if table.num_players not in kind.player_counts:
         raise ServiceError(
-            gettext("a %(kind)s table seats %(counts)s players")
+            gettext("%(kind)s is played by %(counts)s players")
             % {"kind": kind.name, "counts": _either(kind.player_counts)}
         )
-    options = _checked_options(kind, variant, table.options)
+    options = _checked_options(kind, variant, table.num_players, table.options)
+    _check_the_engine_plays(kind, table.num_players, variant, options)
     if table.turn_seconds is not None and table.turn_seconds not in TURN_SECONDS:
         raise ServiceError(gettext("the turn time must be 30, 60 or 180 seconds, or none"))
     bots = _checked_bots(kind, table)
+    if table.num_players == 1 and table.rated:
+        raise ServiceError(gettext("a solo game is never rated: nobody plays against you"))
     with transaction.atomic():
         _refuse_too_many_open_tables(host)
         game = Game.objects.create(
@@ -95,7 +100,7 @@ def create_table(host, table: TableSettings) -> Game:
             private=table.private,
             spectators_allowed=table.spectators_allowed,
             turn_seconds=table.turn_seconds,
-            rated=not any(bots) if table.rated is None else table.rated,
+            rated=_rated(table, bots),
         )
         Seat.objects.create(game=game, user=host, position=0)
         Seat.objects.bulk_create(
@@ -147,27 +152,55 @@ def _checked_variant(kind: registry.GameKind, slug: str | None) -> str:
     return slug
 
 
-def _checked_options(kind: registry.GameKind, variant: str, options) -> dict:
-    """The engine options of a new table: only the kind's own, each a true or false
-    (`protocol.Engine.OPTIONS`), valid together by the kind's options form, which the lobby's
-    form binds too; its cleaned data (every option, defaults filled in) are what is stored."""
+def _checked_options(kind: registry.GameKind, variant: str, players: int, options) -> dict:
+    """The engine options of a new table: only the kind's own, each a JSON value of the type the
+    kind's options form reads it as (a switch true or false, a level a whole number…), valid
+    together for this variant and table size by that form, which the lobby's form binds too; its
+    cleaned data (every option the table takes, defaults filled in) are what is stored. An option
+    the form drops at this size (Ex Libris' solo difficulty at a table of 3) is refused here,
+    where it was asked for by name; the lobby, which posts every field, ignores it."""
     if not isinstance(options, dict):
         raise ServiceError(gettext("options must be an object of the game's options"))
-    form = kind.options_form(variant, data=options)
+    form = kind.options_form(variant, data=options, players=players)
     unknown = sorted(set(options) - set(form.fields))
     if unknown:
         raise ServiceError(
             f"unknown option(s) {', '.join(map(str, unknown))[:200]}; {kind.name} has "
             f"{', '.join(form.fields) or 'none'}"
         )
-    for name, value in options.items():
-        if not isinstance(value, bool):
-            raise ServiceError(f"option {name} must be true or false")
     if not form.is_valid():
         raise ServiceError(
             " ".join(message for errors in form.errors.values() for message in errors)
         )
+    for name, value in options.items():
+        if name not in form.cleaned_data:
+            raise ServiceError(f"option {name} does not apply at a table of {players}")
+        read = form.cleaned_data[name]
+        if type(read) is not type(value) or read != value:  # "3" for 3, 1 for true: not JSON's
+            wanted = _JSON_TYPES.get(type(read), f"a {type(read).__name__}")
+            raise ServiceError(f"option {name} must be {wanted}")
     return form.cleaned_data
+
+
+_JSON_TYPES = {bool: "true or false", int: "a whole number", float: "a number", str: "a string"}
+
+
+def _check_the_engine_plays(kind: registry.GameKind, players: int, variant: str, options) -> None:
+    """Ask the engine whether it deals this game, so that a table it would refuse is refused when
+    it is opened, with the engine's reason, and not when its host starts it."""
+    engine = kind.engine
+    try:
+        engine.new_game(players, seed=0, variant=variant, options=options)
+    except engine.IllegalAction as refusal:
+        raise ServiceError(str(refusal)) from None
+
+
+def _rated(table: TableSettings, bots: list[str]) -> bool:
+    """People only: rated unless the host says not; a bot at the table: unrated unless the host
+    says so. A solo game never is (it has no opponent to be rated against)."""
+    if table.num_players == 1:
+        return False
+    return not any(bots) if table.rated is None else table.rated
 
 
 def _either(counts) -> str:

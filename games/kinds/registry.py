@@ -47,9 +47,17 @@ class GameKind:
     """Everything game-specific the platform asks for, behind one object per game.
 
     - `engine`: the pure engine module (`games/engine/protocol.py`'s contract).
-    - `options_form(variant, data=None)`: a Django form of the table options beyond the
-      platform's own (seats, privacy, timer, bots); its `cleaned_data` are the engine's `options`.
-      The web form and the API both bind it, so they accept and refuse the same options.
+    - `options_form(variant, data=None, *, players=None, prefix=None)`: a Django form of the
+      table options beyond the platform's own (seats, privacy, timer, bots); its `cleaned_data`
+      are the engine's `options` for a table of `players` seats. The web form and the API both
+      bind it, so they accept and refuse the same options. An option is a JSON scalar of the type
+      its field reads (a switch true or false, a level a whole number…): the API refuses any
+      other. `players` is None only while the lobby draws the form for any table size; an option
+      for some sizes only (Ex Libris' solo difficulty) is a field the form drops from its cleaned
+      data at the others (the lobby ignores it there, the API refuses it), whose widget lists its
+      sizes in a `data-players` attribute ("1"; the lobby's CSS hides it at the others). Whatever
+      the form accepts, `services.create_table` also asks the engine to deal (`new_game`), so a
+      table the engine refuses is refused when it is opened.
     - `bots`: a module with `new_memory(seat, players)`, `observe(memory, view)` and
       `choose(level, view, memory, rng, budget_s=None)`; `stand_in` is the level that plays a
       turn whose time ran out and a seat its player left (it must always find a legal move).
@@ -72,6 +80,9 @@ class GameKind:
       `board-log` (its newest line marked `data-announce`).
     - `rules_template`: the rules page, given `variant`, `variant_name`, `variants` and `names`
       (`rules_names(variant)`).
+    - `stylesheet`: the static path of the kind's own board styles beside the shared
+      `board.css` (Ex Libris: "css/exlibris.css"), linked only by the pages that draw its board
+      (game, replay, inspector: `{% kind_stylesheet game %}`), so no game carries another's.
     - `stage`: `ALPHA` keeps a kind being built off the lobby, the API and the pages.
     """
 
@@ -89,6 +100,7 @@ class GameKind:
     rules_template: str
     rules_names: Callable[[str], dict] = field(default=lambda variant: {})
     stage: str = LIVE
+    stylesheet: str = ""
 
     @property
     def player_counts(self) -> tuple[int, ...]:

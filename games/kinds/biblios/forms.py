@@ -23,8 +23,9 @@ class OptionsForm(forms.Form):
         required=False, label=gettext_lazy("Forbid bids a player cannot cover")
     )
 
-    def __init__(self, variant: str, *args, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, variant: str, data=None, *args, players: int | None = None, **kwargs):
+        """Every table size takes the same options: `players` is the contract's, unused here."""
+        super().__init__(data, *args, **kwargs)
         self.variant = variant
 
     def clean(self):

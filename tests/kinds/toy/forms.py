@@ -10,8 +10,9 @@ class OptionsForm(forms.Form):
 
     last_trick_double = forms.BooleanField(required=False, label="Last trick scores double")
 
-    def __init__(self, variant: str, data=None, *args, **kwargs):
-        """Both variants take the same option: `variant` is the contract's, unused here."""
+    def __init__(self, variant: str, data=None, *args, players: int | None = None, **kwargs):
+        """Both variants and every table size take the same option: `variant` and `players` are
+        the contract's, unused here."""
         super().__init__(data, *args, **kwargs)
 
 
