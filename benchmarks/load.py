@@ -1,7 +1,8 @@
 """Load and latency of live games: real HTTP moves, real WebSockets, one socket per player.
 
-    python -m benchmarks.load --games 200 --players 4 [--workers W] [--duration S]
-                              [--interval S] [--url http://HOST:PORT] [--json PATH] [--html]
+    python -m benchmarks.load --games 200 --players 4 [--game biblios|exlibris] [--workers W]
+                              [--duration S] [--interval S] [--url http://HOST:PORT]
+                              [--json PATH] [--html]
 
 Unless `--url` is given it starts W daphne workers itself on free localhost ports, with a fresh
 SQLite database in a temporary directory, or the DATABASE_URL / REDIS_URL of the environment
@@ -9,9 +10,11 @@ SQLite database in a temporary directory, or the DATABASE_URL / REDIS_URL of the
 drives a running site, which must use the DATABASE_URL of the environment (players are created
 and the result is checked in that database) and, for the floor, run with BENCHMARK_ECHO=1.
 
-Players and their API tokens are written to the database directly; everything else goes through
-the site: each game's host opens a table with POST /api/tables, the others join, the host
-starts it, and every player opens `ws/games/<id>/?format=json`. Each game then moves at a steady
+Players and their API tokens are written to the database directly, and so are their tables:
+each is opened, filled and started through the services (`open_tables`), for any installed kind,
+one still at the alpha stage too (`--game exlibris`: only this process opens it, for its own
+set-up; the workers serve a started game of any kind). Everything else goes through the site:
+every player opens `ws/games/<id>/?format=json`. Each game then moves at a steady
 pace, one move every `--interval` seconds: the seat to act picks a random legal action from the
 board its own socket pushed and POSTs it to /api/games/<id>/actions. Latency is measured from
 that POST being sent to the moment *each* seat's socket receives a board at that version or
@@ -36,6 +39,8 @@ import argparse
 import asyncio
 import base64
 import bisect
+import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -61,7 +66,7 @@ MIN_MOVES_TO_JUDGE_PACE = 50
 LOGIN_PATH = "/accounts/login/"
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 # An HTML push: the board's root carries the version it shows, its banner whose turn it is.
-BOARD_VERSION = re.compile(r'<div id="board" class="board" data-version="(\d+)"')
+BOARD_VERSION = re.compile(r'<div id="board" class="board[^"]*" data-version="(\d+)"')
 BANNER_STEP = re.compile(r'id="board-banner"[^>]* data-step="([^"]*)" data-mine="([01])"')
 
 
@@ -231,6 +236,45 @@ def create_players(count: int, prefix: str, password: str = "") -> list[str]:
     if users and users[0].pk is None:  # backends that do not return ids from bulk inserts
         users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
     return [ApiToken.issue(user, "load benchmark")[1] for user in users]
+
+
+@contextlib.contextmanager
+def kind_opened(slug: str):
+    """The kind `slug` open for creating tables in this process, even at the alpha stage (as
+    the Ex Libris tests' `exlibris_live` does): a benchmark's own set-up, never the site's."""
+    from games.kinds import registry
+
+    kind = registry.get(slug, include_alpha=True)
+    if kind.stage == registry.LIVE:
+        yield kind
+        return
+    registry.register(dataclasses.replace(kind, stage=registry.LIVE))
+    try:
+        yield kind
+    finally:
+        registry.unregister(slug)
+
+
+def open_tables(slug: str, players: int, prefix: str, count: int, seed=None) -> list[int]:
+    """`count` started games of the kind `slug`, table i seating the players `prefix` i *
+    `players` … (host first), opened, filled and started through the services; their ids.
+    With `seed`, table i deals from seed + i (else from the site's random seed)."""
+    from accounts.models import User
+    from games import services
+    from games.models import Game
+
+    users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
+    game_ids = []
+    with kind_opened(slug):
+        for table in range(count):
+            seated = users[table * players : (table + 1) * players]
+            game = services.create_table(seated[0], services.TableSettings(players, kind=slug))
+            for user in seated[1:]:
+                services.join_table(game.pk, user)
+            if seed is not None:
+                Game.objects.filter(pk=game.pk).update(seed=seed + table)
+            game_ids.append(services.start_game(game.pk, seated[0]).pk)
+    return game_ids
 
 
 # --------------------------------------------------------------------------- the client
@@ -514,14 +558,14 @@ class Counts:
 class Table:
     """One game: its players' tokens and sockets, the boards they were pushed, its pace."""
 
-    def __init__(self, index, tokens, urls, interval, rng, counts, logins=None):
+    def __init__(self, index, game_id, tokens, urls, interval, rng, counts, logins=None):
         self.index, self.tokens, self.interval, self.rng = index, tokens, interval, rng
         self.counts = counts
         self.logins = logins  # (username, password) per player: browsers on HTML sockets
         self.base = urls[index % len(urls)]
         self.http = Http(self.base)
         self.seat_urls = [urls[(index + seat) % len(urls)] for seat in range(len(tokens))]
-        self.game_id = None
+        self.game_id = game_id
         self.seat_of_token: dict[str, int] = {}
         self.sockets: list[Socket] = []
         self.boards: list[dict | None] = [None] * len(tokens)
@@ -534,27 +578,6 @@ class Table:
         self.progress_at = 0.0
         self.finished = False
         self.scheduled = None  # the timer of the next move, until it is sent
-
-    async def open(self, players: int) -> None:
-        """Open, fill and start the table through the API."""
-        host = self.tokens[0]
-        status, _, table = await self.http.request(
-            "POST", "/api/tables", host, {"num_players": players}
-        )
-        if status != 201:
-            raise RuntimeError(f"POST /api/tables answered {status}: {table}")
-        self.game_id = table["id"]
-        for token in self.tokens[1:]:
-            status, _, answer = await self.http.request(
-                "POST", f"/api/tables/{self.game_id}/join", token
-            )
-            if status != 200:
-                raise RuntimeError(f"join answered {status}: {answer}")
-        status, _, answer = await self.http.request(
-            "POST", f"/api/tables/{self.game_id}/start", host
-        )
-        if status != 200:
-            raise RuntimeError(f"start answered {status}: {answer}")
 
     async def connect(self) -> None:
         """One socket per player; the seat numbers come from the first board each receives
@@ -788,7 +811,7 @@ class Load:
     """The games of one run, set up once and played in one or more steps, each at its own pace
     (`--find-capacity` plays the same games faster step by step)."""
 
-    def __init__(self, urls, tokens, args, worker_cpu=lambda: 0.0, logins=None):
+    def __init__(self, urls, game_ids, tokens, args, worker_cpu=lambda: 0.0, logins=None):
         self.urls, self.args, self.worker_cpu = urls, args, worker_cpu
         self.logins = logins
         self.rng = random.Random(args.seed)
@@ -797,6 +820,7 @@ class Load:
         self.tables = [
             Table(
                 i,
+                game_ids[i],
                 tokens[i * players : (i + 1) * players],
                 urls,
                 args.interval,
@@ -817,7 +841,7 @@ class Load:
             return []
 
     async def set_up(self) -> None:
-        """Open, fill and start every table and connect its players' sockets."""
+        """Connect the players' sockets of every (started) table."""
         # Gently: each connection makes the other seats of its game redraw who is connected,
         # and daphne drops a handshake the application has not accepted within 5 s.
         limit = asyncio.Semaphore(8)
@@ -826,7 +850,6 @@ class Load:
         async def prepare(table):
             async with limit:
                 try:
-                    await table.open(players)
                     await table.connect()
                 except (
                     OSError,
@@ -838,7 +861,7 @@ class Load:
                     table.finished = True  # not played; its accepted moves stay empty
 
         started = time.perf_counter()
-        progress(f"opening {len(self.tables)} tables and {len(self.tables) * players} sockets")
+        progress(f"opening {len(self.tables) * players} sockets")
         await asyncio.gather(*(prepare(table) for table in self.tables))
         self.setup_seconds = time.perf_counter() - started
 
@@ -929,7 +952,7 @@ class Load:
 
 
 async def run_load(
-    urls, tokens, args, memory=lambda: 0, worker_cpu=lambda: 0.0, logins=None
+    urls, game_ids, tokens, args, memory=lambda: 0, worker_cpu=lambda: 0.0, logins=None
 ) -> dict:
     """Set the games up, play them for `args.duration` s, and measure; `memory()` is the
     workers' resident size (KiB), sampled when play starts, half-way and at the end (the first
@@ -937,7 +960,7 @@ async def run_load(
     seconds so far. The CPU used during play, the workers' and this client's own, shows
     whether the site or the load client is the bottleneck on a shared machine, and the load
     average beside it how busy the machine was."""
-    load = Load(urls, tokens, args, worker_cpu, logins)
+    load = Load(urls, game_ids, tokens, args, worker_cpu, logins)
     floor = await load.echo(urls[0])
     await load.set_up()
     progress(f"playing for {args.duration:.0f} s (set up in {load.setup_seconds:.0f} s)")
@@ -968,14 +991,14 @@ async def run_load(
     return {**run_facts(load, args), "floor_ms_idle": percentiles(floor), **step}
 
 
-async def find_capacity(urls, tokens, args, worker_cpu=lambda: 0.0, logins=None) -> dict:
+async def find_capacity(urls, game_ids, tokens, args, worker_cpu=lambda: 0.0, logins=None) -> dict:
     """Play the same games faster step by step (`--start-rate`, then `--rate-step` more moves
     per second each step, for `--step-duration` s each) until a step does not hold: p95 of
     POST -> every seat's push over `--target-p95` ms, any error, shed request (503) or push
     never received, or fewer than 90% of the moves asked for accepted (pushes too late for
     the players to keep the pace; judged from MIN_MOVES_TO_JUDGE_PACE moves asked). The highest
     rate that held is the capacity."""
-    load = Load(urls, tokens, args, worker_cpu, logins)
+    load = Load(urls, game_ids, tokens, args, worker_cpu, logins)
     await load.set_up()
     progress(f"set up in {load.setup_seconds:.0f} s")
     steps, held = [], None
@@ -1153,6 +1176,7 @@ def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4, choices=(2, 3, 4))
+    parser.add_argument("--game", default="biblios", help="the kind: biblios, exlibris")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
     parser.add_argument(
@@ -1210,6 +1234,8 @@ def main(argv=None) -> int:
         password = secrets.token_urlsafe(16) if args.html else ""
         tokens = create_players(count, prefix, password)
         logins = [(f"{prefix}{i}", password) for i in range(count)] if args.html else None
+        progress(f"opening {args.games} {args.game} tables")
+        game_ids = open_tables(args.game, args.players, prefix, args.games)
         workers = None
         try:
             if args.url:
@@ -1224,9 +1250,9 @@ def main(argv=None) -> int:
             cpu = workers.cpu_seconds if workers else (lambda: 0.0)
             idle = rss()
             if args.find_capacity:
-                result = asyncio.run(find_capacity(urls, tokens, args, cpu, logins))
+                result = asyncio.run(find_capacity(urls, game_ids, tokens, args, cpu, logins))
             else:
-                result = asyncio.run(run_load(urls, tokens, args, rss, cpu, logins))
+                result = asyncio.run(run_load(urls, game_ids, tokens, args, rss, cpu, logins))
                 result["memory_kib"]["idle"] = idle
             log_errors = workers.log_errors() if workers else []
         finally:

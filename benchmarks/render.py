@@ -1,14 +1,16 @@
 """What one HTML board push costs a worker: rendering a mid-game 4-player board for each seat.
 
-    python -m benchmarks.render [--boards N] [--moves M] [--language en] [--profile]
+    python -m benchmarks.render [--game biblios|exlibris] [--boards N] [--moves M]
+                                [--language en] [--profile]
 
 A browser's socket gets `rendering.board_html(..., oob=True)` on every move (the live regions),
 so a move at a table of four browsers costs four of these. Runs with the workers' production
 settings (DEBUG off, cached template loader, collected static files) on a fresh SQLite database
-in a temporary directory: a game of four is played `--moves` random legal moves into its gift
-phase, then its board is rendered `--boards` times, seat after seat. Prints the CPU milliseconds
-per board (this process's CPU time, which a busy shared machine disturbs less than the wall
-clock; both are printed), its size and its queries; `--profile` adds cProfile's hot spots.
+in a temporary directory: a game of four of `--game` (opened like the load benchmark's, an alpha
+kind too) is played `--moves` random legal moves (Biblios: into its gift phase), then its board
+is rendered `--boards` times, seat after seat. Prints the CPU milliseconds per board (this
+process's CPU time, which a busy shared machine disturbs less than the wall clock; both are
+printed), its size and its queries; `--profile` adds cProfile's hot spots.
 """
 
 import argparse
@@ -21,29 +23,25 @@ import sys
 import tempfile
 import time
 
-from benchmarks.load import create_players, setup_database, site_env
+from benchmarks.load import create_players, open_tables, setup_database, site_env
 
 
-def mid_game(moves: int, seed: int):
-    """A started game of four played `moves` random legal moves, and its players by seat."""
-    from accounts.models import User
+def mid_game(kind: str, moves: int, seed: int):
+    """A started game of four of `kind` played `moves` random legal moves, and its players by
+    seat."""
     from games import selectors, services
-    from games.engine import biblios
+    from games.kinds import registry
     from games.models import Game
 
     prefix = f"render-{secrets.token_hex(3)}-"
     create_players(4, prefix)
-    users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
-    game = services.create_table(users[0], services.TableSettings(4))
-    Game.objects.filter(pk=game.pk).update(seed=seed)
-    for user in users[1:]:
-        services.join_table(game.pk, user)
-    game = services.start_game(game.pk, users[0])
+    game = Game.objects.get(pk=open_tables(kind, 4, prefix, 1, seed=seed)[0])
+    engine = registry.of(game).engine
     by_seat = {seat.position: seat.user for seat in game.seats.select_related("user")}
     rng = random.Random(seed)
     for _ in range(moves):
         game.refresh_from_db()
-        seat = biblios.to_act(game.engine_state())[0]
+        seat = engine.to_act(game.engine_state())[0]
         board = selectors.board_for(game, by_seat[seat])
         services.submit_action(
             game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
@@ -71,6 +69,7 @@ def render_boards(game, players, count: int) -> tuple[list[float], list[float]]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", default="biblios", help="the kind: biblios, exlibris")
     parser.add_argument("--boards", type=int, default=400)
     parser.add_argument("--moves", type=int, default=40, help="moves played before rendering")
     parser.add_argument("--language", default="en", choices=("en", "fr", "es"))
@@ -86,7 +85,7 @@ def main(argv=None) -> int:
 
         from games import rendering
 
-        game, players = mid_game(args.moves, args.seed)
+        game, players = mid_game(args.game, args.moves, args.seed)
         with translation.override(args.language):
             html = rendering.board_html(game, players[0], oob=True, connected={0, 1, 2, 3})
             render_boards(game, players, 8)  # warm: templates, catalogues, caches
@@ -97,8 +96,8 @@ def main(argv=None) -> int:
                 profiler = cProfile.Profile()
                 profiler.runcall(render_boards, game, players, args.boards)
     print(
-        f"{args.boards} boards of a 4-player game at version {game.version} ({args.moves} moves, "
-        f"language {args.language}), per board (game read included): CPU mean "
+        f"{args.boards} boards of a 4-player {args.game} game at version {game.version} "
+        f"({args.moves} moves, language {args.language}), per board (game read included): CPU mean "
         f"{1000 * statistics.fmean(cpu):.2f} ms; wall median {1000 * statistics.median(wall):.2f}"
         f" ms; {len(html)} characters; {len(queries.captured_queries)} queries in board_html"
     )

@@ -56,7 +56,7 @@ if not DEBUG and (
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
 
 # The game kinds this site hosts (games/kinds/registry.py): each a package and a Django app.
-GAME_KINDS = ["games.kinds.biblios"]
+GAME_KINDS = ["games.kinds.biblios", "games.kinds.exlibris"]
 
 INSTALLED_APPS = [
     # daphne first, so that `manage.py runserver` serves ASGI (HTTP and WebSockets).

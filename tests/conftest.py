@@ -39,16 +39,25 @@ PURE_TESTS = (
 )
 SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client"}
 # How pages look in a browser (layout at each width, contrast, console, weight, motion,
-# screenshots, the Content-Security-Policy their markup runs under) is the same whatever
-# database and channel layer serve them: run once, in `make test`. The live games, lost pushes
-# and dropped sockets run in both passes.
+# screenshots, the Content-Security-Policy their markup runs under), and what a kind's board
+# draws from its views (Ex Libris' regions, decisions, games through its buttons, names, rules
+# page, weight), is the same whatever database and channel layer serve them: run once, in
+# `make test`. The live games, lost pushes, dropped sockets and every kind's API, socket, turn
+# and history tests run in both passes.
 LOOK_TESTS = (
+    "exlibris_site/test_board.py",
+    "exlibris_site/test_decisions.py",
+    "exlibris_site/test_names.py",
+    "exlibris_site/test_regions.py",
+    "exlibris_site/test_rules_page.py",
+    "exlibris_site/test_weight.py",
     "browser/test_csp.py",
     "browser/test_pages.py",
     "browser/test_page_weight.py",
     "browser/test_phone_play.py",
     "browser/test_motion.py",
     "browser/test_screenshots.py",
+    "browser/test_exlibris.py",
 )
 
 

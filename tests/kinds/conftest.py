@@ -12,9 +12,7 @@ from functools import partial
 
 import pytest
 
-from games.engine.exlibris import engine as exlibris_engine
 from games.kinds import registry
-from games.kinds.exlibris import bots as exlibris_bots
 
 from .toy.kind import KIND as TOY
 
@@ -22,21 +20,13 @@ from .toy.kind import KIND as TOY
 # game in a folder of its own meets the same contract.
 KINDS = {kind.slug: kind for kind in [*registry.kinds(include_alpha=True), TOY]}
 
-# Games whose engine and bots are built but whose kind is not registered yet (no board, forms
-# or presenter: Ex Libris, issue 18): they meet the engine contract already.
-BUILDING = {"exlibris": (exlibris_engine, exlibris_bots, exlibris_bots.STAND_IN)}
-
 ENGINES = {slug: kind.engine for slug, kind in KINDS.items()}
-ENGINES.update({slug: engine for slug, (engine, _, _) in BUILDING.items()})
 
 # Per kind: the fallback bot, `(view, memory, rng) -> action` (the kind's stand-in level), and
 # the bot memory of a seat: `new_memory(seat, players)`, `observe(memory, view)`.
 FALLBACKS = {
-    slug: (partial(bots.choose, stand_in), bots.new_memory, bots.observe)
-    for slug, (bots, stand_in) in (
-        *((slug, (kind.bots, kind.stand_in)) for slug, kind in KINDS.items()),
-        *((slug, (bots, stand_in)) for slug, (_, bots, stand_in) in BUILDING.items()),
-    )
+    slug: (partial(kind.bots.choose, kind.stand_in), kind.bots.new_memory, kind.bots.observe)
+    for slug, kind in KINDS.items()
 }
 
 MAX_MOVES = 5_000  # a random game longer than this never ends

@@ -1,0 +1,77 @@
+"""Ex Libris' table options: owner-wide powers (X81) and, for a solo game, its difficulty (X85).
+
+The variants (beginner, friendly, long and their combinations, X78–X80) are the kind's variants,
+chosen beside these; the lobby's form and `POST /api/tables` bind this form alike.
+"""
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy
+
+from games.engine.exlibris import engine
+from games.engine.exlibris.setup import SOLO_DIFFICULTIES
+from games.kinds.exlibris import names
+
+SOLO = 1  # X82: one player is a solo game
+
+
+def difficulty_choices() -> list[tuple[int, str]]:
+    """X85's levels, "1 · Initiate" … "7 · Demiurge", in the language of the request."""
+    return [(level, f"{level} · {names.difficulty(level)}") for level in SOLO_DIFFICULTIES]
+
+
+class OptionsForm(forms.Form):
+    """The options of an Ex Libris table; its cleaned data are the engine's `options`.
+
+    `players` is the table's size (None only to draw the form before one is chosen): a solo
+    table takes a difficulty and refuses the beginner and long variants (X78, X80, X82); any
+    other drops the difficulty from its cleaned data, as the lobby posts the field hidden at
+    every size (the API refuses it there, `services.create_table`).
+    """
+
+    owner_wide_powers = forms.BooleanField(required=False, label=gettext_lazy("Owner-wide powers"))
+    difficulty = forms.TypedChoiceField(
+        label=gettext_lazy("Solo difficulty"),
+        choices=difficulty_choices,
+        coerce=int,
+        required=False,
+        empty_value=engine.DEFAULT_SOLO_DIFFICULTY,
+        initial=engine.DEFAULT_SOLO_DIFFICULTY,
+        help_text=gettext_lazy(
+            "Solo only: how many cards go to the Public Library, your rival, each round."
+        ),
+        error_messages={
+            "invalid_choice": gettext_lazy(
+                "The solo difficulty goes from 1 (Initiate) to 7 (Demiurge)."
+            )
+        },
+        # The lobby draws it only when one seat is chosen (site.css).
+        widget=forms.Select(attrs={"data-players": str(SOLO)}),
+    )
+
+    def __init__(self, variant: str, data=None, *args, players: int | None = None, **kwargs):
+        super().__init__(data, *args, **kwargs)
+        self.variant = variant
+        self.players = players
+        # X81, with the assistants' printed names in the reader's language.
+        self.fields["owner_wide_powers"].help_text = gettext(
+            "The %(mummy)s, the %(wizard)s and the %(witch)s use their power on every book their "
+            "owner shelves or acquires, not only on what they bring themselves."
+        ) % {slug: names.assistant(slug) for slug in ("mummy", "wizard", "witch")}
+
+    def clean(self):
+        data = super().clean()
+        if self.players is None:
+            return data
+        if self.players != SOLO:
+            data.pop("difficulty", None)
+            return data
+        parts = set(self.variant.split("+"))
+        if "beginner" in parts:  # X78, X82: beginners remove a solo tile; solo needs all 10
+            raise forms.ValidationError(
+                gettext("The beginner variant is for two to four players, not a solo game.")
+            )
+        if "long" in parts:  # X80, X83: a solo game lasts 5 rounds
+            raise forms.ValidationError(
+                gettext("A solo game always lasts five rounds: the long game does not apply.")
+            )
+        return data

@@ -1,0 +1,225 @@
+"""Ex Libris' names of categories, locations, libraries, assistants, solo difficulties and
+variants, in the reader's language.
+
+The engine knows ids only; pages, pushes and logs name things here, at the edge, in the active
+language (`get_language()`). English and French come from the data tables
+(`games/engine/exlibris/data/*.json`; the French are the printed ones). Ex Libris was not
+published in Spanish, so the Spanish names below are the project's own renderings (listed in
+docs/exlibris.md, "Names in Spanish") rather than English words in a Spanish page.
+"""
+
+from django.utils.text import format_lazy
+from django.utils.translation import get_language, pgettext, pgettext_lazy
+
+from games.engine.exlibris import setup
+from games.engine.exlibris.cards import (
+    CATEGORY_NAMES,
+    LIBRARIES,
+    LOCATION_BY_NUMBER,
+    LOCATIONS,
+)
+
+SPANISH_CATEGORIES = {
+    "corrupted_codices": "Códices corruptos",
+    "fantastical_fiction": "Ficción fantástica",
+    "historic_volumes": "Volúmenes históricos",
+    "monster_manuals": "Bestiarios monstruosos",
+    "reference_texts": "Obras de consulta",
+    "spells_and_potions": "Pociones y hechizos",
+}
+
+SPANISH_LOCATIONS = {
+    "hut": "Choza del adivino",
+    "swap": "Bolsa de intercambio",
+    "auction": "Casa de subastas",
+    "bindery": "Taller del encuadernador",
+    "community": "Centro comunitario",
+    "well": "Pozo de los deseos",
+    "den": "Garito clandestino",
+    "lodge": "Salón literario",
+    "collector": "El coleccionista",
+    "bookshop": "Librería del Buen Decir",
+    "dump": "Vertedero municipal",
+    "tavern": "Taberna de los amigos",
+    "cabin": "Cabaña misteriosa",
+    "flea": "Mercadillo",
+    "guild": "Gremio de ayudantes",
+    "tax": "Recaudador de impuestos",
+    "yard_sale": "Gran liquidación",
+    "shelfmasons": "Gremio de ebanistas",
+}
+
+SPANISH_LIBRARIES = {
+    "goblin": "Grutas de la percepción",
+    "automaton": "Relojería del saber",
+    "mummy": "Pirámide de la prosa",
+    "cube": "Mazmorra del pensamiento profundo",
+    "sasquatch": "Bosque de los folios",
+    "bookworm": "Madriguera de los libros",
+    "ghost": "Ateneo encantado",
+    "snowman": "Iglú de la información",
+    "golem": "Scriptorium del desguace",
+    "wizard": "Torre de los grimorios",
+    "witch": "Choza de los calderos",
+    "wisp": "Biblioteca volcánica",
+}
+
+SPANISH_ASSISTANTS = {
+    "goblin": "Trasgo taimado",
+    "automaton": "Autómata",
+    "mummy": "Momia",
+    "cube": "Cubo gelatinoso",
+    "sasquatch": "Sasquatch",
+    "bookworm": "Gusano de biblioteca",
+    "ghost": "Fantasma",
+    "snowman": "Muñeco de nieve",
+    "golem": "Gólem de chatarra",
+    "wizard": "Mago",
+    "witch": "Bruja",
+    "wisp": "Fuego fatuo",
+}
+
+SPANISH_DIFFICULTIES = {
+    1: "Iniciado",
+    2: "Estudiante",
+    3: "Profesor",
+    4: "Erudito",
+    5: "Sabio",
+    6: "Mandarín",
+    7: "Demiurgo",
+}
+
+# The variant parts (engine.VARIANT_PARTS) as printed: Mode Débutant, Mode Amical, Parties Longues.
+VARIANT_PART_NAMES = {
+    "beginner": pgettext_lazy("Ex Libris variant", "Beginner"),
+    "friendly": pgettext_lazy("Ex Libris variant", "Friendly"),
+    "long": pgettext_lazy("Ex Libris variant", "Long game"),
+}
+GAME_NAME = "Ex Libris"  # printed the same in every language
+
+
+def current_language() -> str:
+    """The active language without a region ("fr" for "fr-ca"); English when none is active."""
+    return (get_language() or "en").split("-")[0]
+
+
+def _pick(english: str, french: str, spanish: str) -> str:
+    return {"fr": french, "es": spanish}.get(current_language(), english)
+
+
+def category(category_id: str) -> str:
+    """A book category (X2), as printed on the scoring form."""
+    printed = CATEGORY_NAMES[category_id]
+    return _pick(printed["en"], printed["fr"], SPANISH_CATEGORIES[category_id])
+
+
+def location(location_id: str) -> str:
+    """A location tile (X4)."""
+    tile = LOCATIONS[location_id]
+    return _pick(tile.en, tile.fr, SPANISH_LOCATIONS[location_id])
+
+
+def library(library_id: str) -> str:
+    """A library tile (X5)."""
+    row = LIBRARIES[library_id]
+    return _pick(row.en, row.fr, SPANISH_LIBRARIES[library_id])
+
+
+def assistant(library_id: str) -> str:
+    """The special assistant of a library (its id is the library's)."""
+    row = LIBRARIES[library_id]
+    return _pick(row.assistant_en, row.assistant_fr, SPANISH_ASSISTANTS[library_id])
+
+
+def standard_assistant() -> str:
+    """What the engine calls a standard assistant ("standard-1", ...): the rulebook's plain
+    Assistant, as opposed to a special one."""
+    return pgettext("Ex Libris", "Assistant")
+
+
+def assistant_name(assistant_id: str) -> str:
+    """Any assistant id the engine uses: "standard-<n>" or a library id."""
+    if assistant_id.startswith("standard-"):
+        return standard_assistant()
+    return assistant(assistant_id)
+
+
+def difficulty(level: int) -> str:
+    """A solo difficulty (X85), 1 (Initiate) to 7 (Demiurge)."""
+    printed = setup.SOLO_DIFFICULTIES[level]
+    return _pick(printed["en"], printed["fr"], SPANISH_DIFFICULTIES[level])
+
+
+def variant_name(slug: str):
+    """A variant's name, lazily translated (the kind's entry is built at import). It carries the
+    game's name, as Biblios' editions do, because the platform shows it alone (history and
+    leaderboard filters, rating headings, a table's title): "Ex Libris", or
+    "Ex Libris · Beginner + Long game"."""
+    if slug == "standard":
+        return GAME_NAME
+    parts = slug.split("+")
+    joined = " + ".join("{}" for _ in parts)
+    return format_lazy(f"{GAME_NAME} · {joined}", *(VARIANT_PART_NAMES[p] for p in parts))
+
+
+def rules_names(variant: str) -> dict:
+    """What the rules page of `variant` names, in the reader's language: the tiles and libraries
+    in play with their effects and powers, and what each variant changes."""
+    # effects names things through this module, so it is imported when first needed.
+    from games.kinds.exlibris import effects
+
+    parts = set() if variant == "standard" else set(variant.split("+"))
+    removed = {LOCATION_BY_NUMBER[n] for part in parts for n in setup.REMOVED_TILES.get(part, ())}
+    friendly = "friendly" in parts
+    return {
+        "categories": [{"id": c, "name": category(c)} for c in CATEGORY_NAMES],
+        "locations": [
+            {
+                "id": tile.id,
+                "number": tile.number,
+                "name": location(tile.id),
+                "effect": effects.location_effect(tile.id),
+                "delayed": tile.timing == "delayed",
+                "solo": tile.solo,
+                "cards": tile.setup_count,
+                "face_down": tile.setup_face == "down",
+                "bids": tile.bids,
+                "slots": " / ".join(str(len(tile.slots(players))) for players in (2, 3, 4)),
+            }
+            for tile in LOCATIONS.values()
+            if tile.id not in removed
+        ],
+        "location": {tile_id: location(tile_id) for tile_id in LOCATIONS},
+        "libraries": [
+            {
+                "id": row.id,
+                "name": library(row.id),
+                "assistant": assistant(row.id),
+                "power": effects.assistant_power(row.id),
+                "solo": row.solo,
+            }
+            for row in LIBRARIES.values()
+            if not (friendly and row.friendly_removed)
+        ],
+        "assistant": {library_id: assistant(library_id) for library_id in LIBRARIES},
+        "difficulties": [
+            {"level": level, "name": difficulty(level)} for level in setup.SOLO_DIFFICULTIES
+        ],
+        "removed_by": {
+            part: [location(LOCATION_BY_NUMBER[n]) for n in numbers]
+            for part, numbers in setup.REMOVED_TILES.items()
+        },
+        "friendly_libraries": [
+            library(row.id) for row in LIBRARIES.values() if row.friendly_removed
+        ],
+        "end": " / ".join(
+            str(threshold)
+            for threshold in (
+                setup.LONG_END_THRESHOLD if "long" in parts else setup.END_THRESHOLD
+            ).values()
+        ),
+        "variant_part": {part: str(name) for part, name in VARIANT_PART_NAMES.items()},
+        "beginner": "beginner" in parts,
+        "friendly": friendly,
+        "long": "long" in parts,
+    }
