@@ -63,7 +63,7 @@ def test_game_page_in_each_language_at_phone_and_desktop_width_light_and_dark(li
         for device, viewport in VIEWPORTS.items():
             page.set_viewport_size(viewport)
             page.wait_for_selector("#board-actions form.action")
-            page.wait_for_function("document.getAnimations().length === 0")  # cards at rest
+            page.wait_for_function("() => document.getAnimations().length === 0")  # cards at rest
             # Nothing sticks out sideways: the page reads without side-scrolling. A phone never
             # shrinks from 1280 px, so the layout gets a moment to settle after the resize.
             with contextlib.suppress(PlaywrightTimeout):  # measured and explained below
