@@ -9,10 +9,10 @@ from datetime import timedelta
 import pytest
 
 from games import moderation, selectors, services, turns
-from games.engine.exlibris import engine
 from games.kinds import registry
 from games.models import Game, Move
 from tests.exlibris_site.helpers import open_table
+from tests.turns.helpers import acting_seat, after_deadline, play_until_idle, play_with_bots
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("exlibris_live")]
 
@@ -30,12 +30,6 @@ def people(django_user_model):
     ]
 
 
-def acting_seat(game: Game):
-    game.refresh_from_db()
-    to_act = engine.to_act(game.engine_state())
-    return game.seats.select_related("user").get(position=to_act[0]) if to_act else None
-
-
 def assert_log_is_truth(game: Game) -> None:
     game.refresh_from_db()
     assert game.moves.count() == game.version
@@ -50,18 +44,7 @@ def test_bot_seats_play_their_table_to_the_end_against_a_person(people, bots, ca
     (a refused bot move would be logged before a fallback move)."""
     caplog.set_level(logging.ERROR, logger="games.turns")
     game = open_table(people, len(bots) + 1, bots=bots, seed=len(bots) * 13 + len(bots[0]))
-    rng = random.Random(2)
-    for _ in range(3000):
-        seat = acting_seat(game)
-        if seat is None:
-            break
-        if seat.bot_level:
-            assert turns.play_due() == 1, f"the worker did not play seat {seat.position}"
-            continue
-        board = selectors.board_for(game, seat.user)
-        services.submit_action(
-            game.pk, seat.user, rng.choice(board["legal_actions"]), version=game.version
-        )
+    game = play_with_bots(game, random.Random(2), max_steps=3000)
     assert game.status == Game.Status.FINISHED and game.result["players"]
     assert_log_is_truth(game)
     assert not caplog.records
@@ -78,8 +61,7 @@ def test_a_table_of_bots_is_played_out_by_the_worker_after_its_host_leaves(peopl
     caplog.set_level(logging.ERROR, logger="games.turns")
     game = open_table(people, 4, bots=["greedy", "random", "random"], seed=44)
     services.leave_game(game.pk, people[0])
-    while turns.play_due():
-        pass
+    play_until_idle()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert_log_is_truth(game)
@@ -89,11 +71,6 @@ def test_a_table_of_bots_is_played_out_by_the_worker_after_its_host_leaves(peopl
     assert set(game.moves.filter(seat=0).values_list("played_by", flat=True)) == {
         Move.PlayedBy.TAKEOVER
     }
-
-
-def after_deadline(game: Game):
-    game.refresh_from_db()
-    return game.due_at + timedelta(seconds=1)
 
 
 def move_in_time(game: Game, seat, rng: random.Random) -> None:

@@ -6,7 +6,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games import selectors, services, turns
-from games.engine import biblios
+from games.kinds import registry
 from games.models import Game
 
 
@@ -22,8 +22,9 @@ def bot_table(host, bots, *, others=(), seed: int = 7, **table) -> Game:
 
 
 def acting_seat(game: Game):
+    """The seat the game's engine asks next (any kind), or None once it is over."""
     game.refresh_from_db()
-    to_act = biblios.to_act(game.engine_state())
+    to_act = registry.of(game).engine.to_act(game.engine_state())
     return game.seats.select_related("user").get(position=to_act[0]) if to_act else None
 
 
@@ -41,6 +42,15 @@ def play_with_bots(game: Game, rng: random.Random, *, max_steps: int = 2000) -> 
             game.pk, seat.user, rng.choice(board["legal_actions"]), version=game.version
         )
     raise AssertionError("the game did not finish")
+
+
+def play_until_idle() -> int:
+    """Poll the turn worker until nothing is due (a table of bots plays itself out); how many
+    moves it applied."""
+    played = 0
+    while moved := turns.play_due():
+        played += moved
+    return played
 
 
 def after_deadline(game: Game, seconds: float = 1):

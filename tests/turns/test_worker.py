@@ -12,7 +12,13 @@ from games import moderation, selectors, services, turns
 from games.engine import biblios
 from games.kinds import registry
 from games.models import Game, Move
-from tests.turns.helpers import acting_seat, after_deadline, bot_table, play_with_bots
+from tests.turns.helpers import (
+    acting_seat,
+    after_deadline,
+    bot_table,
+    play_until_idle,
+    play_with_bots,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -56,8 +62,7 @@ def test_bots_play_whole_games_against_a_person_without_illegal_moves(people, bo
 def test_a_person_who_left_at_once_still_gets_a_finished_game(people):
     game = bot_table(people[0], ["abbot", "novice"], seed=5)
     services.leave_game(game.pk, people[0])
-    while turns.play_due():
-        pass
+    play_until_idle()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert_log_is_truth(game)

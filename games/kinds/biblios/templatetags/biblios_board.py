@@ -2,11 +2,11 @@
 without JavaScript, and log lines."""
 
 from django import template
-from django.urls import reverse
-from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
+from games.board_forms import move_form_start
 from games.kinds.biblios.names import dice_list
 
 from .biblios_cards import card
@@ -29,23 +29,7 @@ def action_form(context, action_type: str):
     Carries the board version it was rendered at (a stale board is refused by the service) and
     the action type; the caller adds the action's own fields and closes the form.
     """
-    url = reverse("game_act", args=[context["game"].pk])
-    csrf = context.get("csrf_token")
-    csrf_input = (
-        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', csrf)
-        if csrf and csrf != "NOTPROVIDED"
-        else ""
-    )
-    return format_html(
-        '<form method="post" action="{url}" hx-post="{url}" hx-target="#board" '
-        'hx-swap="outerHTML" class="action action-{kind}">{csrf}'
-        '<input type="hidden" name="version" value="{version}">'
-        '<input type="hidden" name="type" value="{kind}">',
-        url=url,
-        kind=action_type,
-        csrf=csrf_input,
-        version=context["view"]["version"],
-    )
+    return move_form_start(context, f"action action-{action_type}", {"type": action_type})
 
 
 @register.simple_tag(takes_context=True)

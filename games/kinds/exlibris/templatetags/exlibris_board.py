@@ -2,11 +2,11 @@
 (htmx and plain POST alike) and the game log's lines."""
 
 from django import template
-from django.urls import reverse
-from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
+from games.board_forms import move_form_start
 from games.engine.exlibris.cards import CATEGORIES, LIBRARIES, LOCATIONS
 from games.kinds.exlibris import card_faces, names
 
@@ -61,22 +61,7 @@ def move_form(context, extra_class: str = ""):
     """The opening tag of a move form: posts with htmx (the board comes back in its place) or
     as a plain form without JavaScript. It carries the board's version, so a move made on a
     stale board is refused; its buttons carry the action (`name="action"`)."""
-    url = reverse("game_act", args=[context["game"].pk])
-    csrf = context.get("csrf_token")
-    csrf_input = (
-        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', csrf)
-        if csrf and csrf != "NOTPROVIDED"
-        else ""
-    )
-    return format_html(
-        '<form method="post" action="{url}" hx-post="{url}" hx-target="#board" '
-        'hx-swap="outerHTML" class="action {extra}">{csrf}'
-        '<input type="hidden" name="version" value="{version}">',
-        url=url,
-        extra=extra_class,
-        csrf=csrf_input,
-        version=context["view"]["version"],
-    )
+    return move_form_start(context, f"action {extra_class}")
 
 
 # ------------------------------------------------------------------------------- the log

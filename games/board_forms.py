@@ -1,0 +1,31 @@
+"""The opening tag every game's move forms share (each kind's template tags call it).
+
+Why one place: what makes a move post safely is the platform's, not a game's: it posts to the
+game's `game_act` URL with htmx (the answer, the board, replaces `#board`) or as a plain form
+without JavaScript, with the CSRF token and the board version it was drawn at (a move made on a
+stale board is refused by the service).
+"""
+
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+
+def move_form_start(context, css_class: str, hidden: dict | None = None) -> str:
+    """`<form …>` with the CSRF token, the board's version and `hidden` fields; the caller adds
+    the move's own fields and buttons and closes the form."""
+    url = reverse("game_act", args=[context["game"].pk])
+    csrf = context.get("csrf_token")
+    csrf_input = (
+        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', csrf)
+        if csrf and csrf != "NOTPROVIDED"
+        else ""
+    )
+    fields = {"version": context["view"]["version"], **(hidden or {})}
+    return format_html(
+        '<form method="post" action="{url}" hx-post="{url}" hx-target="#board" '
+        'hx-swap="outerHTML" class="{css_class}">{csrf}{fields}',
+        url=url,
+        css_class=css_class,
+        csrf=csrf_input,
+        fields=format_html_join("", '<input type="hidden" name="{}" value="{}">', fields.items()),
+    )
