@@ -1,4 +1,5 @@
-"""The opening tag every game's move forms share (each kind's template tags call it).
+"""The opening tag every game's move forms share (each kind's template tags call it), and the
+action a move button posts.
 
 Why one place: what makes a move post safely is the platform's, not a game's: it posts to the
 game's `game_act` URL with htmx (the answer, the board, replaces `#board`) or as a plain form
@@ -6,8 +7,20 @@ without JavaScript, with the CSRF token and the board version it was drawn at (a
 stale board is refused by the service).
 """
 
+import json
+
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+# What a single-quoted HTML attribute may not hold as it is (JSON's own quotes it may).
+_SINGLE_QUOTED = str.maketrans({"&": "&amp;", "'": "&#x27;", "<": "&lt;", ">": "&gt;"})
+
+
+def action_value(action: dict) -> SafeString:
+    """An action's JSON for a button's single-quoted `value='…'`: its double quotes need no
+    escaping there, so a board offering forty buttons is ~1.5 KB lighter than with `&quot;`."""
+    return mark_safe(json.dumps(action, separators=(",", ":")).translate(_SINGLE_QUOTED))
 
 
 def move_form_start(context, css_class: str, hidden: dict | None = None) -> str:

@@ -67,14 +67,32 @@ MOVE_BUTTONS = """() => [...document.querySelectorAll('#board button[name=action
   (button) => ({region: button.closest('.region').id, action: button.value}))"""
 # A board's version and the cards of the reader's hand.
 HAND = """() => ({
-  version: +document.querySelector('#board').dataset.version,
+  version: +document.querySelector('#board-message').dataset.version,
   hand: [...document.querySelectorAll('#board-mine .xl-hand [data-card]')]
     .map((card) => card.dataset.card)})"""
 # A board's version and the whole page, read at once.
 PAGE = """() => ({
-  version: +document.querySelector('#board').dataset.version,
+  version: +document.querySelector('#board-message').dataset.version,
   html: document.documentElement.outerHTML})"""
 SAME_VERSION_TRIES = 20
+# The move bar's height as a share of the window's: on a phone it stays under MAX_BAR_SHARE
+# (a long list of moves scrolls inside the bar), so the board is still in sight above it.
+BAR_SHARE = """() => document.querySelector('#board-actions').getBoundingClientRect().height
+  / window.innerHeight"""
+MAX_BAR_SHARE = 0.4
+# The move buttons that something else covers at their centre once scrolled into view, their
+# bottom edge on the window's (as Tab or a link brings them): on desktop the move bar, stuck to
+# the bottom of the window, must cover none, the locations' placement buttons included.
+COVERED_BUTTONS = """() => [...document.querySelectorAll('#board button[name=action]')]
+  .filter((button) => button.checkVisibility())
+  .map((button) => {
+    button.scrollIntoView({block: 'end'});
+    const box = button.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return button.contains(hit) ? null : `${button.closest('.region').id} "${
+      button.textContent.trim() || button.ariaLabel}" under ${hit?.closest('[id]')?.id}`;
+  })
+  .filter(Boolean)"""
 REGION_OF_BUTTONS = {"board-shelves": "cell", "board-tiles": "tile", "board-actions": "move area"}
 
 
@@ -184,7 +202,9 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_a_spectator_follows(
 ):
     """X86: every move is a button of the board (cells of the bookshelf, placements on the
     locations, the rest in the move area); X77: the spectator never sees the person's hand;
-    X67–X76: both boards end on the inspection."""
+    X67–X76: both boards end on the inspection. At each of the person's moves, the layout: on
+    the phone the move bar leaves most of the screen to the board, on desktop it hides no move
+    button."""
     made = seed_game(live_site_env)
     game_url = f"{live_site}/games/{made['game']}/"
     # The spectator's board plays every move's motion; the person's spares it (a little faster).
@@ -218,6 +238,12 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_a_spectator_follows(
         if action["type"] == "reveal":
             revealed.add(action["card"])
         device = "phone" if move < PHONE_MOVES else "desktop"
+        if device == "phone":
+            share = page.evaluate(BAR_SHARE)
+            assert share <= MAX_BAR_SHARE, f"move {move}: the move bar takes {share:.0%} of a phone"
+        else:
+            covered = page.evaluate(COVERED_BUTTONS)
+            assert not covered, f"move {move}: move buttons covered on desktop: {covered}"
         pressed[device].add(REGION_OF_BUTTONS[buttons[chosen]["region"]])
         version = person.version()
         page.locator("#board button[name=action]").nth(chosen).click()

@@ -33,7 +33,7 @@ class Move:
 FORM = re.compile(r"<form\b[^>]*>.*?</form>", re.DOTALL)
 FORM_URL = re.compile(r'<form\b[^>]*\baction="([^"]*)"')
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]*)" value="([^"]*)">')
-BUTTON = re.compile(r'<button\b[^>]*\bname="action" value="([^"]*)"')
+BUTTON = re.compile(r"""<button\b[^>]*\bname="action" value='([^']*)'""")
 
 
 def moves_in(html: str) -> list[Move]:

@@ -5,7 +5,6 @@ end. At every step the buttons are exactly the engine's legal actions (X86), and
 partial is checked against what its reader may know (X77)."""
 
 import random
-import time
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -122,10 +121,7 @@ def test_a_whole_game_through_the_board_reaches_the_scored_end(people, players, 
     on the inspection, shown to every seat and to a spectator."""
     users, browsers = people
     game = open_table(users, players, bots=bots, seed=100 + players, **table)
-    started = time.process_time()
     knowledge = play_through_the_board(game, users, browsers, htmx=htmx, rng=random.Random(players))
-    elapsed = time.process_time() - started
-    assert elapsed < 15, f"{players} players took {elapsed:.1f} CPU s"
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     state = game.engine_state()

@@ -2,14 +2,21 @@
 English, our Spanish renderings, and the variants' names."""
 
 import json
+import random
+import re
+from html import unescape
+from types import SimpleNamespace
 
 import pytest
+from django.template.loader import render_to_string
+from django.test import Client
 from django.utils import translation
 
 from games.engine.exlibris import engine, setup
-from games.engine.exlibris.cards import DATA_DIR
-from games.kinds.exlibris import effects, names
+from games.engine.exlibris.cards import CARDS, DATA_DIR, LIBRARIES, LOCATIONS
+from games.kinds.exlibris import effects, names, presenter
 from games.kinds.exlibris.kind import KIND
+from games.kinds.exlibris.templatetags.exlibris_board import log_line
 
 LANGUAGES = ("en", "fr", "es")
 
@@ -155,3 +162,214 @@ def test_every_effect_and_power_reads_in_each_language(language):
     assert ghost in found[0]  # the Hut bans the Ghost
     if language != "en":
         assert not set(found) & set(english)
+
+
+# ------------------------------------------------------------ game names inside sentences
+# A sentence read on the board in French or Spanish names the game's things as names.py does
+# in that language: never in English, never in a form of its own ("Gobelin" for the Goblin
+# Sneak, a typographic apostrophe the printed name does not have).
+
+READERS = ["Ada", "Bertrand", "Clémence", "Dario"]
+GAME = SimpleNamespace(pk=1, status="active", variant_name="Standard", variant="standard")
+
+# The special assistant or location each decision is about (X35-X65), by its kind.
+ABOUT = {
+    "cube": ("assistant", "cube"),
+    "sasquatch": ("assistant", "sasquatch"),
+    "goblin": ("assistant", "goblin"),
+    "goblin_give": ("assistant", "goblin"),
+    "wisp": ("assistant", "wisp"),
+    "bookworm": ("assistant", "bookworm"),
+    "witch": ("assistant", "witch"),
+    "golem": ("assistant", "golem"),
+    "swap_give": ("location", "swap"),
+    "community_give": ("location", "community"),
+    "cabin_name": ("location", "cabin"),
+    "cabin_take": ("location", "cabin"),
+    "run_start": ("location", "shelfmasons"),
+    "run_end": ("location", "shelfmasons"),
+    "run_dest": ("location", "shelfmasons"),
+    "auction_pay": ("location", "auction"),
+    "den_name": ("location", "den"),
+    "lodge_part": ("location", "lodge"),
+    "lodge_assistant": ("location", "lodge"),
+    "lodge_shelf": ("location", "lodge"),
+    "lodge_exchange": ("location", "lodge"),
+    "lodge_swap": ("location", "lodge"),
+    "lodge_reshelve": ("location", "lodge"),
+    "dump_name": ("location", "dump"),
+    "dump_take": ("location", "dump"),
+    "tavern_pick": ("location", "tavern"),
+    "guild_assistant": ("location", "guild"),
+    "guild_slot": ("location", "guild"),
+    "tax_pay": ("location", "tax"),
+    "tax_discard": ("location", "tax"),
+    "tax_take": ("location", "tax"),
+    "yard_reveal": ("location", "yard_sale"),
+    "yard_claim": ("location", "yard_sale"),
+}
+NAMERS = {"assistant": names.assistant, "location": names.location}
+
+# A log line (X35-X65) about one assistant or location: its event, as the engine writes it.
+CARD = next(iter(CARDS))
+LOGGED = [
+    ({"type": "named", "seat": 0, "victim": 1, "category": "historic_volumes"}, "goblin"),
+    ({"type": "contest", "revealed": [CARD], "winner": None}, "den"),
+    ({"type": "contest", "revealed": [CARD], "winner": 1, "won": [CARD]}, "den"),
+    ({"type": "cube_card", "seat": 0, "owner": 1, "card": CARD}, "cube"),
+    ({"type": "cube_home_actions", "seat": 0, "owner": 1}, "cube"),
+    ({"type": "guild_move", "seat": 0, "assistant": "standard-1"}, "guild"),
+    ({"type": "claimed_to_shelve", "seat": 0, "card": CARD}, "yard_sale"),
+    ({"type": "paid", "seat": 0, "card": CARD}, "tax"),
+    ({"type": "collector_count", "seat": 0, "books": 4}, "collector"),
+    ({"type": "witch_kept", "seat": 0, "discarded": CARD}, "witch"),
+    ({"type": "witch_nothing", "seat": 0}, "witch"),
+]
+
+ATTRIBUTE = re.compile(r'\b(?:title|aria-label|alt|placeholder)="([^"]*)"')
+
+
+def english_only(language: str) -> list[str]:
+    """The English names of assistants, locations and libraries that this language names
+    otherwise (the Sasquatch is the Sasquatch in all three)."""
+
+    def all_names():
+        return [names.assistant(i) for i in LIBRARIES] + [
+            *(names.location(i) for i in LOCATIONS),
+            *(names.library(i) for i in LIBRARIES),
+        ]
+
+    with translation.override("en"):
+        english = all_names()
+    with translation.override(language):
+        local = all_names()
+    return sorted({en for en, there in zip(english, local, strict=True) if en != there})
+
+
+def read(html: str) -> str:
+    """What a reader reads of some HTML: its text and the words of its attributes."""
+    words = " ".join(ATTRIBUTE.findall(html))
+    return " ".join(unescape(f"{re.sub(r'<[^>]+>', ' ', html)} {words}").split())
+
+
+def assert_no_english_name(text: str, language: str, where: str) -> None:
+    found = [name for name in english_only(language) if name in text]
+    assert not found, f"{where} in {language} names {found}: {text[:300]}"
+
+
+def test_english_only_names_are_the_ones_that_differ():
+    """The list the checks below look for: English names, the shared ones left out."""
+    found = english_only("fr")
+    assert "Gelatinous Cube" in found and "Tax Collector" in found
+    assert "Sasquatch" not in found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_prompt_and_waiting_line_names_its_assistant_or_location_as_names_does(language):
+    """Spec §0, X86: each decision's prompt and what the others read while a seat decides (the
+    players' region and the banner's "Waiting for …"), filled as the board fills them, name
+    the assistant or location the decision is about exactly as names.py does."""
+    with translation.override(language):
+        fields = {
+            "owner": READERS[1],
+            "to": READERS[1],
+            "seller": READERS[1],
+            "tile": names.location("well"),
+            "category": names.category("historic_volumes"),
+            "card": "A 1",
+        }
+        texts = {
+            (kind, "prompt"): str(prompt) % fields for kind, prompt in presenter.PROMPTS.items()
+        }
+        texts |= {(kind, "doing"): str(doing) for kind, doing in presenter.DOING.items()}
+        expected = {kind: NAMERS[what](thing) for kind, (what, thing) in ABOUT.items()}
+    assert set(ABOUT) <= set(presenter.PROMPTS)
+    for (kind, which), text in texts.items():
+        assert "%(" not in text, f"{kind} {which}: {text}"
+        if kind in expected:
+            assert expected[kind] in text, f"{kind} {which} in {language}: {text}"
+        if language != "en":
+            assert_no_english_name(text, language, f"{kind} {which}")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("event, thing", LOGGED, ids=[event["type"] for event, _ in LOGGED])
+def test_every_log_line_names_its_assistant_or_location_as_names_does(language, event, thing):
+    """Both the actor (seat 0: "you") and the others read it named as names.py does."""
+    namer = names.assistant if thing in LIBRARIES else names.location
+    for me in (0, 1, None):
+        with translation.override(language):
+            text = read(str(log_line({"names": READERS[:2], "me": me}, event)))
+            expected = namer(thing)
+        assert expected in text, f"{event['type']} for {me} in {language}: {text}"
+        if language != "en":
+            assert_no_english_name(text, language, f"{event['type']} log line")
+
+
+def boards_of_seeded_games():
+    """(state, seat, log) for the first two states asking each decision kind, and each game's
+    end, in seeded random games of every size (the powers owner-wide, as in
+    test_decisions.py, so that they come up often); `log` is the seat's newest events."""
+    seen: dict[str, int] = {}
+    games = [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (4, 4),
+        (2, 5),
+        (3, 6),
+        (4, 7),
+        (4, 8),
+        (2, 9),
+        (3, 10),
+        (3, 13),
+    ]
+    for players, seed in games:
+        rng = random.Random(seed)
+        options = {"owner_wide_powers": True} if players > 1 else None
+        state = engine.new_game(players, seed=seed, options=options)
+        logs = {seat: [] for seat in range(players)}
+        while True:
+            for seat, log in logs.items():
+                logs[seat] = [*reversed(engine.events_for(state, seat)), *log][:30]
+            if not engine.to_act(state):
+                yield from ((state, seat, log) for seat, log in logs.items())
+                break
+            seat = engine.to_act(state)[0]
+            kind = state["pending"][-1]["kind"]
+            if seen.get(kind, 0) < 2:
+                seen[kind] = seen.get(kind, 0) + 1
+                yield state, seat, logs[seat]
+                other = (seat + 1) % players
+                yield state, other, logs[other]
+            state = engine.apply_action(state, seat, rng.choice(engine.legal_actions(state, seat)))
+
+
+def test_boards_of_whole_games_name_nothing_in_english_in_french_and_spanish():
+    """What a player reads on the board (banner, players, town, tiles, buttons, bookshelves,
+    hand, inspection and the log, with the words of their attributes), for the seat asked and
+    one it keeps waiting, names no assistant, location or library in English."""
+    kinds = set()
+    for state, seat, log in boards_of_seeded_games():
+        kinds.add(state["pending"][-1]["kind"] if state["pending"] else "over")
+        view = engine.view(state, seat)
+        for language in ("fr", "es"):
+            with translation.override(language):
+                context = presenter.view_context(GAME, view, READERS[: state["players"]])
+                context.update(log=log, turn={}, message="")
+                html = render_to_string("exlibris/board.html#board", context)
+            assert_no_english_name(read(html), language, f"the board of seat {seat}")
+    assert set(ABOUT) <= kinds, "every decision about an assistant or location is drawn"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_the_rules_page_names_nothing_in_english(exlibris_live, language):
+    """Every variant's rules page (its effects, powers and variant notes name tiles and
+    assistants through names.py)."""
+    client = Client(headers={"accept-language": language})
+    for variant in engine.VARIANTS:
+        page = client.get(f"/rules/exlibris/{variant}/")
+        assert page.status_code == 200
+        article = page.content.decode().split('<article class="rules"', 1)[1]
+        assert_no_english_name(read(article.split("</article>", 1)[0]), language, variant)

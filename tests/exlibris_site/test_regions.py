@@ -4,6 +4,8 @@ is refused with a message that says why, and changes nothing (X86)."""
 
 import json
 import random
+import re
+from collections import Counter
 from html import escape
 
 import pytest
@@ -12,7 +14,9 @@ from django.test import Client
 
 from games import services
 from games.engine.exlibris import engine
+from games.engine.exlibris.cards import CARDS
 from games.kinds.exlibris import names
+from games.kinds.exlibris.card_faces import CODES, card_name
 from games.models import Game
 
 from .helpers import (
@@ -136,7 +140,10 @@ def test_the_finished_board_shows_the_inspection_to_everyone(table):
         for player in result["players"]:
             assert f">{player['total']}</td>" in score
         for record in state["seats"]:
-            assert set(record["hand"]) <= cards_in(html), "X77: hands are shown after the game"
+            for card in record["hand"]:  # a face, or by name in the ranking's final hands
+                named = re.search(rf"(?<![\w-]){card_name(card)}(?![\w-])", score)
+                shown = card in cards_in(html) or named
+                assert shown, f"X77: hands are shown after the game ({card})"
     for step in (0, 1, 40, game.version // 2, game.version):
         for perspective in ("mine", "open"):
             url = f"/games/{game.pk}/replay/?as={perspective}&move={step}"
@@ -244,3 +251,30 @@ def test_the_board_reads_in_french_and_spanish(table, language, words):
     text = html.content.decode()
     assert all(word in text for word in words), language
     assert "Town board" not in text and "Your bookshelf" not in text
+
+
+def test_the_other_bookshelves_count_their_face_up_books_per_category(table):
+    """X6, X72: another seat's bookshelf is public, and what a reader weighs it by is its books
+    per category: the smaller shelf says them as numbers beside the symbols (face-down cards
+    count for nobody), while the reader's own large shelf has its cards' books spoken."""
+    game, users, _, browsers = table
+    state = game.engine_state()
+    html = page(browsers[users[0].pk], f"/games/{game.pk}/")
+    shelves = html.split('id="board-shelves"')[1].split("</section>")[0]
+    theirs = shelves.split('data-seat="1"')[1]
+    mine = shelves.split('data-seat="1"')[0]
+    expected = Counter(
+        category
+        for stack in state["seats"][1]["bookshelf"].values()
+        if stack["up"]
+        for category in CARDS[stack["top"]].books
+    )
+    assert sum(expected.values()), "60 moves in, the other seat has shelved face-up books"
+    counted = {
+        code: int(number)
+        for code, number in re.findall(r'class="xl-book-count k-(\w+)">.*?</i>(\d+)</span>', theirs)
+    }
+    assert counted == {CODES[category]: books for category, books in expected.items()}
+    assert "xl-book-count" not in mine
+    assert 'aria-labelledby="xn-' not in theirs.split("<table")[1], "their cards: symbols only"
+    assert 'aria-labelledby="xn-' in mine.split("<table")[1], "your cards: books named"

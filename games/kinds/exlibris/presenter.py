@@ -9,13 +9,14 @@ one button whose value is the action as JSON (`actions.parse_action` reads it ba
 board offers exactly what the engine lists, nothing more.
 """
 
-import json
 from collections import defaultdict
 
+from django.utils.functional import lazy
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from games.board_forms import action_value
 from games.charts import player_marks, player_pattern
 from games.engine.exlibris import engine
 from games.engine.exlibris.cards import CARDS, CATEGORIES, LOCATIONS
@@ -35,8 +36,36 @@ PHASES = {
     "over": gettext_lazy("Inspection"),
 }
 
+
+class _Fields(dict):
+    """Format values that leave a field they do not hold as it was ("%(owner)s"), for the
+    prompt to fill from the pending decision."""
+
+    def __missing__(self, key: str) -> str:
+        return f"%({key})s"
+
+
+def _naming(text, *, assistant: str = "", location: str = ""):
+    """`text` with the special assistant or the location it is about filled in when read
+    (%(assistant)s, %(location)s), as names.py names it in the reader's language: a sentence's
+    translation never spells a game name itself, so it can neither stay English nor disagree
+    with the names list."""
+
+    def named() -> str:
+        values = _Fields()
+        if assistant:
+            values["assistant"] = names.assistant(assistant)
+        if location:
+            values["location"] = names.location(location)
+        return str(text) % values
+
+    return lazy(named, str)()
+
+
 # What a seat is asked, said to that seat (the banner and the move's prompt). %(…)s are filled
-# from the pending decision's public fields.
+# from the pending decision's public fields; the assistant or location a prompt is about, from
+# names.py (`_naming`).
+NAME_A_CATEGORY = gettext_lazy("%(location)s: name a category.")
 PROMPTS = {
     "draft_take": gettext_lazy("Take a library for your game."),
     "draft_remove": gettext_lazy("Remove one of the libraries left from the game."),
@@ -45,60 +74,127 @@ PROMPTS = {
         "Place an assistant: choose a location on the town board, or your library."
     ),
     "home": gettext_lazy("Home action: draw a card, shelve a card, or do nothing."),
-    "cube": gettext_lazy(
-        "Your assistant arrived where %(owner)s's Gelatinous Cube is: give them a random card "
-        "from your hand, or let them take both home actions."
+    "cube": _naming(
+        gettext_lazy(
+            "Your assistant arrived where %(owner)s's %(assistant)s is: give them a random card "
+            "from your hand, or let them take both home actions."
+        ),
+        assistant="cube",
     ),
-    "sasquatch": gettext_lazy(
-        "An opponent arrived at %(tile)s: take your Sasquatch back to your supply, or leave it."
+    "sasquatch": _naming(
+        gettext_lazy(
+            "An opponent arrived at %(tile)s: take your %(assistant)s back to your supply, or "
+            "leave it."
+        ),
+        assistant="sasquatch",
     ),
-    "goblin": gettext_lazy("Goblin Sneak: choose a victim and a category, or stop."),
-    "goblin_give": gettext_lazy(
-        "%(to)s's Goblin Sneak named %(category)s: give them a card of your hand holding it."
+    "goblin": _naming(
+        gettext_lazy("%(assistant)s: choose a victim and a category, or stop."), assistant="goblin"
     ),
-    "wisp": gettext_lazy("Will-o'-the-Wisp: discard a card of the tile, all of them, or pass."),
-    "bookworm": gettext_lazy(
-        "Bookworm: discard a hand card to take both home actions once more, or stop."
+    "goblin_give": _naming(
+        gettext_lazy(
+            "%(to)s's %(assistant)s named %(category)s: give them a card of your hand holding it."
+        ),
+        assistant="goblin",
     ),
-    "witch": gettext_lazy("Witch: keep the card you received or the one revealed."),
+    "wisp": _naming(
+        gettext_lazy("%(assistant)s: discard a card of the tile, all of them, or pass."),
+        assistant="wisp",
+    ),
+    "bookworm": _naming(
+        gettext_lazy(
+            "%(assistant)s: discard a hand card to take both home actions once more, or stop."
+        ),
+        assistant="bookworm",
+    ),
+    "witch": _naming(
+        gettext_lazy("%(assistant)s: keep the card you received or the one revealed."),
+        assistant="witch",
+    ),
     "take_tile_card": gettext_lazy("Take a card from %(tile)s."),
     "shelve_card": gettext_lazy("Choose a card to shelve, or you are done."),
     "shelve_cell": gettext_lazy("Click a highlighted cell of your bookshelf to shelve %(card)s."),
-    "swap_give": gettext_lazy("Give a card of your hand to the Book Swap."),
-    "community_give": gettext_lazy("Give a card of the Community Center to an opponent."),
+    "swap_give": _naming(
+        gettext_lazy("Give a card of your hand to %(location)s."), location="swap"
+    ),
+    "community_give": _naming(
+        gettext_lazy("Give a card of the %(location)s to an opponent."), location="community"
+    ),
     "discard_card": gettext_lazy("Discard one more card, or you are done."),
-    "cabin_name": gettext_lazy("Mysterious Cabin: name a category."),
-    "cabin_take": gettext_lazy(
-        "Mysterious Cabin: take one more card of %(category)s, or you are done."
+    "cabin_name": _naming(NAME_A_CATEGORY, location="cabin"),
+    "cabin_take": _naming(
+        gettext_lazy("%(location)s: take one more card of %(category)s, or you are done."),
+        location="cabin",
     ),
-    "run_start": gettext_lazy(
-        "Shelfmasons Guild: click the first cell of the run to move, or pass."
+    "run_start": _naming(
+        gettext_lazy("%(location)s: click the first cell of the run to move, or pass."),
+        location="shelfmasons",
     ),
-    "run_end": gettext_lazy("Shelfmasons Guild: click the last cell of the run."),
-    "run_dest": gettext_lazy("Shelfmasons Guild: click where the run goes."),
-    "auction_pay": gettext_lazy("Auction House: pay a card of your hand for your bid."),
-    "den_name": gettext_lazy("Gambling Den: name a category."),
-    "lodge_part": gettext_lazy("Librarians Lodge: choose part (a) or (b), or you are done."),
-    "lodge_assistant": gettext_lazy("Librarians Lodge: bring an assistant home."),
-    "lodge_shelf": gettext_lazy(
-        "Librarians Lodge: click a cell of your bookshelf and what to do with it."
+    "run_end": _naming(
+        gettext_lazy("%(location)s: click the last cell of the run."), location="shelfmasons"
     ),
-    "lodge_exchange": gettext_lazy("Librarians Lodge: the hand card that takes the cell."),
-    "lodge_swap": gettext_lazy("Librarians Lodge: click the other cell of the swap."),
-    "lodge_reshelve": gettext_lazy("Librarians Lodge: click where the card goes."),
-    "dump_name": gettext_lazy("Town Dump: name a category."),
-    "dump_take": gettext_lazy("Town Dump: take a discarded card of %(category)s, or none."),
-    "tavern_pick": gettext_lazy("Friendly Tavern: take one of the revealed cards."),
-    "guild_assistant": gettext_lazy("Assistants Guild: which assistant moves from your library?"),
-    "guild_slot": gettext_lazy("Assistants Guild: choose the slot it moves to."),
-    "tax_pay": gettext_lazy(
-        "The Tax Collector: pay a card of your hand or a top card of your bookshelf (click it)."
+    "run_dest": _naming(
+        gettext_lazy("%(location)s: click where the run goes."), location="shelfmasons"
     ),
-    "tax_discard": gettext_lazy("Tax Collector: discard one more of your cards, or you are done."),
-    "tax_take": gettext_lazy("Tax Collector: take a card of the tile."),
-    "yard_reveal": gettext_lazy("Yard Sale: reveal a card of your hand, or you are done."),
-    "yard_claim": gettext_lazy("%(seller)s's Yard Sale: take or shelve a revealed card, or pass."),
-    "golem": gettext_lazy("Junk Golem: take or shelve a leftover card, or pass."),
+    "auction_pay": _naming(
+        gettext_lazy("%(location)s: pay a card of your hand for your bid."), location="auction"
+    ),
+    "den_name": _naming(NAME_A_CATEGORY, location="den"),
+    "lodge_part": _naming(
+        gettext_lazy("%(location)s: choose part (a) or (b), or you are done."), location="lodge"
+    ),
+    "lodge_assistant": _naming(
+        gettext_lazy("%(location)s: bring an assistant home."), location="lodge"
+    ),
+    "lodge_shelf": _naming(
+        gettext_lazy("%(location)s: click a cell of your bookshelf and what to do with it."),
+        location="lodge",
+    ),
+    "lodge_exchange": _naming(
+        gettext_lazy("%(location)s: the hand card that takes the cell."), location="lodge"
+    ),
+    "lodge_swap": _naming(
+        gettext_lazy("%(location)s: click the other cell of the swap."), location="lodge"
+    ),
+    "lodge_reshelve": _naming(
+        gettext_lazy("%(location)s: click where the card goes."), location="lodge"
+    ),
+    "dump_name": _naming(NAME_A_CATEGORY, location="dump"),
+    "dump_take": _naming(
+        gettext_lazy("%(location)s: take a discarded card of %(category)s, or none."),
+        location="dump",
+    ),
+    "tavern_pick": _naming(
+        gettext_lazy("%(location)s: take one of the revealed cards."), location="tavern"
+    ),
+    "guild_assistant": _naming(
+        gettext_lazy("%(location)s: which assistant moves from your library?"), location="guild"
+    ),
+    "guild_slot": _naming(
+        gettext_lazy("%(location)s: choose the slot it moves to."), location="guild"
+    ),
+    "tax_pay": _naming(
+        gettext_lazy(
+            "%(location)s: pay a card of your hand or a top card of your bookshelf (click it)."
+        ),
+        location="tax",
+    ),
+    "tax_discard": _naming(
+        gettext_lazy("%(location)s: discard one more of your cards, or you are done."),
+        location="tax",
+    ),
+    "tax_take": _naming(gettext_lazy("%(location)s: take a card of the tile."), location="tax"),
+    "yard_reveal": _naming(
+        gettext_lazy("%(location)s: reveal a card of your hand, or you are done."),
+        location="yard_sale",
+    ),
+    "yard_claim": _naming(
+        gettext_lazy("%(seller)s's %(location)s: take or shelve a revealed card, or pass."),
+        location="yard_sale",
+    ),
+    "golem": _naming(
+        gettext_lazy("%(assistant)s: take or shelve a leftover card, or pass."), assistant="golem"
+    ),
     "solo_remove": gettext_lazy("Remove a face-up location from the game."),
     "flip": gettext_lazy(
         "Before scoring, you may turn top cards of your bookshelf face down (click them), then "
@@ -107,29 +203,38 @@ PROMPTS = {
 }
 
 # What the others read while a seat decides: "Waiting for Alice to …".
+USE_THE = gettext_lazy("use the %(assistant)s")
 DOING = {
     "draft_take": gettext_lazy("take a library"),
     "draft_remove": gettext_lazy("remove a library"),
     "solo_keep": gettext_lazy("keep a library"),
     "place": gettext_lazy("place an assistant"),
     "home": gettext_lazy("take a home action"),
-    "cube": gettext_lazy("answer the Gelatinous Cube"),
-    "sasquatch": gettext_lazy("decide about the Sasquatch"),
-    "goblin": gettext_lazy("choose the Goblin's victim"),
-    "goblin_give": gettext_lazy("give a card to the Goblin"),
-    "wisp": gettext_lazy("use the Will-o'-the-Wisp"),
-    "bookworm": gettext_lazy("use the Bookworm"),
-    "witch": gettext_lazy("choose a card for the Witch"),
+    "cube": _naming(gettext_lazy("answer the %(assistant)s"), assistant="cube"),
+    "sasquatch": _naming(gettext_lazy("decide about the %(assistant)s"), assistant="sasquatch"),
+    "goblin": _naming(gettext_lazy("choose the %(assistant)s's victim"), assistant="goblin"),
+    "goblin_give": _naming(gettext_lazy("give a card to the %(assistant)s"), assistant="goblin"),
+    # The Wisp, the Bookworm and the Junk Golem share these words (in French and Spanish too:
+    # all three are masculine).
+    "wisp": _naming(USE_THE, assistant="wisp"),
+    "bookworm": _naming(USE_THE, assistant="bookworm"),
+    "witch": _naming(gettext_lazy("choose a card for the %(assistant)s"), assistant="witch"),
     "shelve_card": gettext_lazy("shelve a card"),
     "shelve_cell": gettext_lazy("choose a cell"),
-    "auction_pay": gettext_lazy("pay at the Auction House"),
-    "den_name": gettext_lazy("name a category at the Gambling Den"),
-    "dump_name": gettext_lazy("name a category at the Town Dump"),
-    "dump_take": gettext_lazy("search the Town Dump"),
-    "tavern_pick": gettext_lazy("pick a card at the Friendly Tavern"),
-    "tax_pay": gettext_lazy("pay the Tax Collector"),
-    "yard_claim": gettext_lazy("answer the Yard Sale"),
-    "golem": gettext_lazy("use the Junk Golem"),
+    "auction_pay": _naming(gettext_lazy("pay at the %(location)s"), location="auction"),
+    # Two sentences alike in English: the Den and the Dump differ in gender in French.
+    "den_name": _naming(
+        pgettext_lazy("at the Gambling Den", "name a category at the %(location)s"),
+        location="den",
+    ),
+    "dump_name": _naming(
+        pgettext_lazy("at the Town Dump", "name a category at the %(location)s"), location="dump"
+    ),
+    "dump_take": _naming(gettext_lazy("search the %(location)s"), location="dump"),
+    "tavern_pick": _naming(gettext_lazy("pick a card at the %(location)s"), location="tavern"),
+    "tax_pay": _naming(gettext_lazy("pay the %(location)s"), location="tax"),
+    "yard_claim": _naming(gettext_lazy("answer the %(location)s"), location="yard_sale"),
+    "golem": _naming(USE_THE, assistant="golem"),
     "flip": gettext_lazy("finish the pre-scoring flip"),
 }
 DOING_DEFAULT = gettext_lazy("use a location's effect")
@@ -464,7 +569,7 @@ def _tiles(view: dict, names_by_seat: list[str], placements: dict) -> list[dict]
 def _button(action: dict, label, *, short: str = "") -> dict:
     """One legal action as a button: its JSON value and its words (`short`: what a bookshelf
     cell with several buttons shows; the label is then the button's accessible name)."""
-    return {"value": json.dumps(action, separators=(",", ":")), "label": label, "short": short}
+    return {"value": action_value(action), "label": label, "short": short}
 
 
 def _split_actions(view: dict, names_by_seat: list[str]) -> tuple[dict, dict]:
@@ -652,7 +757,7 @@ PLAIN = {
     "none": gettext_lazy("Take nothing"),
     "give_random": gettext_lazy("Give a random card"),
     "home_actions": gettext_lazy("Let them take both home actions"),
-    "take_back": gettext_lazy("Take the Sasquatch back"),
+    "take_back": _naming(gettext_lazy("Take the %(assistant)s back"), assistant="sasquatch"),
     "stay": gettext_lazy("Leave it there"),
     "discard_all": gettext_lazy("Discard them all"),
 }
@@ -702,7 +807,8 @@ def shelf_grid(bookshelf: dict, by_cell: dict | None = None) -> list[list[dict]]
 
 
 def _shelves(view: dict, names_by_seat: list[str], by_cell: dict) -> list[dict]:
-    """Every bookshelf, the reader's first (large, with its cell buttons), then the others."""
+    """Every bookshelf, the reader's first (large, with its cell buttons), then the others
+    (smaller, their books counted per category: what a reader weighs an opponent by)."""
     seat = view["seat"]
     shelves = []
     for record in view["seats"]:
@@ -713,12 +819,23 @@ def _shelves(view: dict, names_by_seat: list[str], by_cell: dict) -> list[dict]:
                 "name": names_by_seat[record["seat"]],
                 "mine": mine,
                 "grid": shelf_grid(record["bookshelf"], by_cell if mine else None),
+                "books": [] if mine else _face_up_books(record["bookshelf"]),
                 "count": record["shelved_count"],
                 "pre_flips": [f"{r},{c}" for r, c in record["pre_flips"] or []],
             }
         )
     shelves.sort(key=lambda shelf: not shelf["mine"])
     return shelves
+
+
+def _face_up_books(bookshelf: dict) -> list[tuple[str, int]]:
+    """(category, books) of a bookshelf's face-up top cards, in the categories' order."""
+    counts = dict.fromkeys(CATEGORIES, 0)
+    for stack in bookshelf.values():
+        if stack["up"] and stack["top"] in CARDS:
+            for category in CARDS[stack["top"]].books:
+                counts[category] += 1
+    return [(category, count) for category, count in counts.items() if count]
 
 
 def _mine(view: dict, me) -> dict | None:
@@ -763,7 +880,7 @@ def _score(view: dict, names_by_seat: list[str]) -> dict | None:
             "name": names_by_seat[seat],
             "total": sheets[seat]["total"],
             "is_me": seat == view["seat"],
-            "hand": view["seats"][seat]["hand"],
+            "hand": [card_name(card) for card in view["seats"][seat]["hand"]],
             "decided_by": DECIDED_BY.get(sheets[seat]["decided_by"], "")
             if sheets[seat]["decided_by"] not in (None, "total")
             else "",
@@ -799,7 +916,7 @@ def _sheet(sheet: dict, working: dict) -> dict:
     return {
         "focus": sheet["focus"],
         "pre_flips": len(sheet["pre_flips"]),
-        "a1_cards": sheet["a1_flipped_cards"],
+        "a1_cards": [card_name(card) for card in sheet["a1_flipped_cards"]],
         "counts": [sheet["counts"][category] for category in CATEGORIES],
         "books": sheet["books"],
         "rectangle": gettext("%(width)s × %(height)s")

@@ -26,6 +26,18 @@ def card_tile(card_id: str):
 
 
 @register.simple_tag
+def card_mini(card_id: str):
+    """A card on another seat's bookshelf (`card_faces.card_mini`)."""
+    return card_faces.card_mini(card_id)
+
+
+@register.simple_tag
+def book_count(category_id: str, count: int):
+    """A category's count of face-up books on a bookshelf, with its symbol."""
+    return card_faces.book_count(category_id, count)
+
+
+@register.simple_tag
 def category_names():
     """The hidden names the card faces' books are labelled by (`card_faces.category_names`)."""
     return card_faces.category_names()
@@ -211,8 +223,9 @@ def _named(e: _Event) -> str:
     category_name = names.category(e.get("category")) if e.get("category") in CATEGORIES else ""
     if e.get("victim") is not None:
         return e.say(
-            gettext("Your Goblin Sneak named %(category)s to %(victim)s"),
-            gettext("%(player)s's Goblin Sneak named %(category)s to %(victim)s"),
+            gettext("Your %(assistant)s named %(category)s to %(victim)s"),
+            gettext("%(player)s's %(assistant)s named %(category)s to %(victim)s"),
+            assistant=names.assistant("goblin"),
             category=category_name,
             victim=e.name("victim"),
         )
@@ -234,10 +247,12 @@ def _revealed(e: _Event) -> str:
 
 def _contest(e: _Event) -> str:
     revealed = e.cards(e.get("revealed"))
+    den = names.location("den")
     if e.get("winner") is None:
-        return _html(gettext("Gambling Den: %(cards)s revealed, nobody wins"), cards=revealed)
+        return _html(gettext("%(tile)s: %(cards)s revealed, nobody wins"), tile=den, cards=revealed)
     return _html(
-        gettext("Gambling Den: %(cards)s revealed, %(player)s wins %(won)s"),
+        gettext("%(tile)s: %(cards)s revealed, %(player)s wins %(won)s"),
+        tile=den,
         cards=revealed,
         player=e.name("winner"),
         won=e.cards(e.get("won")),
@@ -270,8 +285,9 @@ def _looked(e: _Event) -> str:
 def _cube_card(e: _Event) -> str:
     card_text = e.card() if "secret" in e.event else gettext("a random card")
     return e.say(
-        gettext("You gave %(card)s to %(owner)s's Gelatinous Cube"),
-        gettext("%(player)s gave %(card)s to %(owner)s's Gelatinous Cube"),
+        gettext("You gave %(card)s to %(owner)s's %(assistant)s"),
+        gettext("%(player)s gave %(card)s to %(owner)s's %(assistant)s"),
+        assistant=names.assistant("cube"),
         card=card_text,
         owner=e.name("owner"),
     )
@@ -340,9 +356,10 @@ LINES = {
         tile=_tile(e.get("tile")),
     ),
     "guild_move": lambda e: e.say(
-        gettext("You moved %(assistant)s with the Assistants Guild"),
-        gettext("%(player)s moved %(assistant)s with the Assistants Guild"),
+        gettext("You moved %(assistant)s with the %(tile)s"),
+        gettext("%(player)s moved %(assistant)s with the %(tile)s"),
         assistant=names.assistant_name(e.get("assistant", "standard-1")),
+        tile=names.location("guild"),
     ),
     "draw": _draw,
     "home_nothing": lambda e: e.say(
@@ -351,15 +368,17 @@ LINES = {
     "shelved": _shelved,
     "took": _took,
     "claimed_to_shelve": lambda e: e.say(
-        gettext("You claimed %(card)s at the Yard Sale to shelve it"),
-        gettext("%(player)s claimed %(card)s at the Yard Sale to shelve it"),
+        gettext("You claimed %(card)s at the %(tile)s to shelve it"),
+        gettext("%(player)s claimed %(card)s at the %(tile)s to shelve it"),
         card=e.card(),
+        tile=names.location("yard_sale"),
     ),
     "discarded": _discarded,
     "paid": lambda e: e.say(
-        gettext("You paid %(card)s to the Tax Collector"),
-        gettext("%(player)s paid %(card)s to the Tax Collector"),
+        gettext("You paid %(card)s to the %(tile)s"),
+        gettext("%(player)s paid %(card)s to the %(tile)s"),
         card=e.card(),
+        tile=names.location("tax"),
     ),
     "gave": _gave,
     "gave_to_tile": lambda e: e.say(
@@ -377,14 +396,16 @@ LINES = {
         bid=e.get("bid"),
     ),
     "collector_count": lambda e: e.say(
-        gettext("You count %(books)s books at the Book Collector"),
-        gettext("%(player)s counts %(books)s books at the Book Collector"),
+        gettext("You count %(books)s books at the %(tile)s"),
+        gettext("%(player)s counts %(books)s books at the %(tile)s"),
         books=e.get("books"),
+        tile=names.location("collector"),
     ),
     "cube_card": _cube_card,
     "cube_home_actions": lambda e: e.say(
-        gettext("You let %(owner)s's Gelatinous Cube take both home actions"),
-        gettext("%(player)s let %(owner)s's Gelatinous Cube take both home actions"),
+        gettext("You let %(owner)s's %(assistant)s take both home actions"),
+        gettext("%(player)s let %(owner)s's %(assistant)s take both home actions"),
+        assistant=names.assistant("cube"),
         owner=e.name("owner"),
     ),
     "hand_shown": _hand_shown,
@@ -408,13 +429,15 @@ LINES = {
         gettext("%(player)s moved a run of their bookshelf"),
     ),
     "witch_kept": lambda e: e.say(
-        gettext("Your Witch kept a card and discarded %(card)s"),
-        gettext("%(player)s's Witch kept a card and discarded %(card)s"),
+        gettext("Your %(assistant)s kept a card and discarded %(card)s"),
+        gettext("%(player)s's %(assistant)s kept a card and discarded %(card)s"),
+        assistant=names.assistant("witch"),
         card=card_faces.card_chip(e.get("discarded")) if e.get("discarded") else gettext("a card"),
     ),
     "witch_nothing": lambda e: e.say(
-        gettext("Your Witch found no card to reveal"),
-        gettext("%(player)s's Witch found no card to reveal"),
+        gettext("Your %(assistant)s found no card to reveal"),
+        gettext("%(player)s's %(assistant)s found no card to reveal"),
+        assistant=names.assistant("witch"),
     ),
     "flip_done": lambda e: e.say(
         gettext("You are done with the pre-scoring flip"),
