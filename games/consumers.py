@@ -24,7 +24,7 @@ from accounts import credentials
 from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
 from biblios_site import errors, ratelimit
-from games import access, broadcast, presence, rendering, selectors, services
+from games import access, broadcast, live_regions, presence, rendering, selectors, services
 from games.models import Game
 
 CLOSE_BAD_FRAMES = 4400
@@ -70,6 +70,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.session_key = None  # else the login session it was opened with
         self.group = broadcast.game_group(self.game_id)
         self.sent = None  # (version, status) of the last board sent
+        self.regions = live_regions.SentRegions()  # and what its regions held
         self.bad_frames = 0
 
         await self.accept()
@@ -255,10 +256,16 @@ class GameConsumer(AsyncWebsocketConsumer):
             }
             return key, json.dumps(frame)
         if presence_only:
-            return key, rendering.players_html(game, self.user, connected=connected)
-        return key, rendering.board_html(
+            players = rendering.players_html(game, self.user, connected=connected)
+            self.regions.remember(players)
+            return key, players
+        board = rendering.board_html(
             game, self.user, oob=True, connected=connected, message=message, origin=self.origin
         )
+        # The whole board when the page may not hold this one's frame (first push, resync, new
+        # seats) or its frame says another status (the waiting room, "Leave game" shown).
+        whole = force or self.sent is None or self.sent[1] != game.status
+        return key, self.regions.news(board, whole=whole)
 
     async def _send_error(self, message: str, status: int, retry_after: int | None = None) -> None:
         """Tell this client why its frame changed nothing (and, if limited, when to retry)."""

@@ -401,9 +401,10 @@
   // A move answered 204 waits for its push; a push lost on the way (the server logs a hint it
   // could not send) must not leave the board stale, so after a while the page asks for it.
   var PUSH_WAIT_MS = 3000;
+  // The message region comes with every push (games/live_regions.py), so it holds the version.
   function boardVersion() {
-    var board = document.getElementById("board");
-    return board ? board.dataset.version : "";
+    var message = document.getElementById("board-message");
+    return message ? message.dataset.version : "";
   }
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.xhr.status !== 204 || !isMoveForm(event.detail.elt)) return;

@@ -173,7 +173,7 @@ class Player:
         return self.page.evaluate(f"{NO_RELOAD_MARK} === true")
 
     def version(self) -> int:
-        return int(self.page.get_attribute("#board", "data-version"))
+        return int(self.page.get_attribute("#board-message", "data-version"))
 
     def my_turn(self) -> bool:
         return self.page.query_selector("#board-banner.my-turn") is not None
@@ -183,7 +183,7 @@ class Player:
 
     def wait_for_version_above(self, version: int, timeout=MOVE_TIMEOUT_MS) -> None:
         self.page.wait_for_function(
-            f"() => +document.querySelector('#board')?.dataset.version > {version}",
+            f"() => +document.querySelector('#board-message')?.dataset.version > {version}",
             timeout=timeout,
         )
 

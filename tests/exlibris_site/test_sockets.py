@@ -23,6 +23,7 @@ from tests.live.conftest import own_channel_layer  # noqa: F401  (autouse fixtur
 from tests.live.helpers import (
     QUIET,
     TIMEOUT,
+    HeldBoard,
     Sockets,
     board_version,
     run,
@@ -64,10 +65,11 @@ def play_past_the_draft(game: Game, rng: random.Random, knowledge: Knowledge) ->
 
 
 class Listener:
-    """One open socket and whose eyes it has: a seat, or None (a spectator); HTML or JSON."""
+    """One open socket and whose eyes it has: a seat, or None (a spectator); HTML or JSON; and
+    for a page, the board the page holds after the frames (`HeldBoard`)."""
 
-    def __init__(self, reader, socket, as_json: bool):
-        self.reader, self.socket, self.as_json = reader, socket, as_json
+    def __init__(self, reader, socket, as_json: bool, board: HeldBoard):
+        self.reader, self.socket, self.as_json, self.board = reader, socket, as_json, board
 
     def check(self, frame: str, state, knowledge: Knowledge) -> None:
         where = f"the {'JSON' if self.as_json else 'HTML'} frame to {self.reader}, v{state.version}"
@@ -81,9 +83,10 @@ class Listener:
         else:
             assert board_version(frame) == state.version, where
             assert_board_keeps_secrets(frame, state, self.reader, where)
+            self.board.apply(frame)
             if self.reader is not None:  # its own hand is on its board
                 hand = state["seats"][self.reader]["hand"]
-                assert set(hand) <= cards_in(frame), where
+                assert set(hand) <= cards_in(self.board.html), where
 
 
 def test_each_seat_and_each_spectator_gets_its_own_frame(exlibris_live, users):
@@ -118,11 +121,11 @@ def test_each_seat_and_each_spectator_gets_its_own_frame(exlibris_live, users):
         json_watcher, first_json = await sockets.connect(json_path + tokens[1])
         assert board_version(first) == json.loads(first_json)["version"] == state.version
         listeners = [
-            Listener(0, seats[0][0], False),
-            Listener(1, seats[1][0], True),
-            Listener(2, seats[2][0], False),
-            Listener(None, page_watcher, False),
-            Listener(None, json_watcher, True),
+            Listener(0, seats[0][0], False, sockets.boards[seats[0][0]]),
+            Listener(1, seats[1][0], True, sockets.boards[seats[1][0]]),
+            Listener(2, seats[2][0], False, sockets.boards[seats[2][0]]),
+            Listener(None, page_watcher, False, sockets.boards[page_watcher]),
+            Listener(None, json_watcher, True, sockets.boards[json_watcher]),
         ]
         await seats[mover][0].send_json_to({"action": action, "version": state.version})
         frames = [await listener.socket.receive_from(timeout=TIMEOUT) for listener in listeners]
@@ -169,10 +172,10 @@ def test_no_frame_of_a_whole_game_shows_a_card_its_reader_may_not_know(exlibris_
         page_watcher, _ = await sockets.connect(path, cookie=cookies[1])
         json_watcher, _ = await sockets.connect(json_path + tokens[1])
         listeners = [
-            Listener(0, seats[0][0], False),
-            Listener(1, seats[1][0], True),
-            Listener(None, page_watcher, False),
-            Listener(None, json_watcher, True),
+            Listener(0, seats[0][0], False, sockets.boards[seats[0][0]]),
+            Listener(1, seats[1][0], True, sockets.boards[seats[1][0]]),
+            Listener(None, page_watcher, False, sockets.boards[page_watcher]),
+            Listener(None, json_watcher, True, sockets.boards[json_watcher]),
         ]
         frames = 0
         while engine.to_act(state):

@@ -56,11 +56,40 @@ def cards_on_data_attributes(text: str) -> set[str]:
     return set(re.findall(r'data-card="([^"]+)"', text))
 
 
+class HeldBoard:
+    """The board a page holds after its socket's frames, as htmx swaps them: a frame's regions
+    replace those of the same id, a frame that brings the board's frame (`#board`) starts over.
+    A push carries only the regions that changed (games/live_regions.py)."""
+
+    REGION = re.compile(r'<(?:div|section|aside)\b[^>]*?\bid="([^"]+)"[^>]*?\bhx-swap-oob="true"')
+
+    def __init__(self):
+        self.frame = ""
+        self.regions: dict[str, str] = {}
+
+    def apply(self, frame: str) -> str:
+        """Swap `frame` in (a JSON frame or a waiting room changes nothing kept); the frame."""
+        starts = [found.start() for found in self.REGION.finditer(frame)]
+        if not starts:
+            return frame
+        if frame[: starts[0]].strip():
+            self.frame, self.regions = frame[: starts[0]], {}
+        for start, end in zip(starts, [*starts[1:], len(frame)], strict=True):
+            self.regions[self.REGION.match(frame, start).group(1)] = frame[start:end]
+        return frame
+
+    @property
+    def html(self) -> str:
+        return self.frame + "".join(self.regions.values())
+
+
 class Sockets:
-    """Opens WebSocket connections on the real application and closes them all at the end."""
+    """Opens WebSocket connections on the real application and closes them all at the end;
+    `boards` holds what each page socket's frames read so far have drawn (`HeldBoard`)."""
 
     def __init__(self):
         self.opened = []
+        self.boards = {}
 
     def open(self, path, *, cookie=None, origin=ORIGIN, headers=()):
         sent = [(b"host", HOST)] + ([(b"origin", origin)] if origin else [])
@@ -69,6 +98,7 @@ class Sockets:
         sent.extend(headers)
         communicator = WebsocketCommunicator(application, path, headers=sent)
         self.opened.append(communicator)
+        self.boards[communicator] = HeldBoard()
         return communicator
 
     async def connect(self, path, **kwargs):
@@ -76,7 +106,7 @@ class Sockets:
         communicator = self.open(path, **kwargs)
         connected, _ = await communicator.connect(timeout=TIMEOUT)
         assert connected, f"{path} was refused"
-        first = await communicator.receive_from(timeout=TIMEOUT)
+        first = self.boards[communicator].apply(await communicator.receive_from(timeout=TIMEOUT))
         return communicator, first
 
     async def connect_seats(self, paths):
@@ -86,7 +116,8 @@ class Sockets:
         for path, options in paths:
             communicator, first = await self.connect(path, **options)
             for i, (earlier, _) in enumerate(connected):
-                connected[i] = (earlier, await earlier.receive_from(timeout=TIMEOUT))
+                frame = await earlier.receive_from(timeout=TIMEOUT)
+                connected[i] = (earlier, self.boards[earlier].apply(frame))
             connected.append((communicator, first))
         return connected
 

@@ -1,0 +1,53 @@
+"""What a live socket still has to send of a board: only the regions that changed since its last
+push (a move changes a few regions; a board has about ten, so a push is a third of the board).
+
+A board's live HTML (`rendering.board_html(oob=True)`) is the `#board` frame, which replaces a
+waiting room, then each region as a top-level element with `hx-swap-oob="true"`, swapped by id.
+A socket remembers a digest of each region it sent. A region differs from the last one sent if
+anything but its `data-version` changed: a region with a move form always differs (the form
+carries the version it was drawn at). The message region is always sent: it says the board's
+version (`#board-message[data-version]`, what the page's resync watches) and clears an error
+the socket showed. The whole board (frame and every region) goes out on a socket's first push,
+after a resync or a change of seats, and while the page may still show a waiting room.
+"""
+
+import hashlib
+import re
+
+REGION = re.compile(r'<(?:div|section|aside)\b[^>]*?\bid="([^"]+)"[^>]*?\bhx-swap-oob="true"')
+VERSION = re.compile(rb' data-version="\d+"')
+ALWAYS_SENT = "board-message"
+
+
+class SentRegions:
+    """The regions of one socket's board as last sent, by id (a digest of each)."""
+
+    def __init__(self):
+        self.digests: dict[str, bytes] = {}
+
+    def news(self, html: str, *, whole: bool) -> str:
+        """The part of `html` (a live board) this socket must send: all of it when `whole`,
+        else the regions that changed. Remembers what it returns."""
+        regions = list(_regions(html))
+        if whole or not regions:  # not regions: a waiting room, one element
+            self.digests = {region_id: digest for region_id, _, digest in regions}
+            return html
+        parts = []
+        for region_id, region, digest in regions:
+            if region_id == ALWAYS_SENT or self.digests.get(region_id) != digest:
+                parts.append(region)
+                self.digests[region_id] = digest
+        return "".join(parts)
+
+    def remember(self, html: str) -> None:
+        """Regions sent outside `news` (the players region when somebody comes or goes)."""
+        self.digests.update((region_id, digest) for region_id, _, digest in _regions(html))
+
+
+def _regions(html: str):
+    """(id, HTML, digest without the version) of each top-level region of a live board."""
+    starts = [found.start() for found in REGION.finditer(html)]
+    for start, end in zip(starts, [*starts[1:], len(html)][: len(starts)], strict=True):
+        region = html[start:end]
+        digest = hashlib.blake2b(VERSION.sub(b"", region.encode()), digest_size=16).digest()
+        yield REGION.match(region).group(1), region, digest
