@@ -24,10 +24,12 @@ its move log must equal its stored state.
 With `--html` the players are browsers instead: each logs in through the site's login form (a
 CSRF cookie and token, a session cookie back) and opens the page's socket `ws/games/<id>/` with
 its session cookie and the site's Origin, which pushes the HTML board (oob regions) rendered for
-its seat. A push counts when the frame carrying `#board` at the new `data-version` arrives. The
-player whose banner says it is their turn (`data-mine="1"`) asks the API for its legal actions
-and POSTs its move there as above. Logging in costs the site one password hash per player
-(~0.3 s of CPU each), so setting up takes minutes; it is not part of the measured play.
+its seat (the regions that changed since its last push, games/live_regions.py). A push counts
+when the frame carrying the message region at the new `data-version` arrives (every push carries
+it). The player whose banner (the latest pushed) says it is their turn (`data-mine="1"`) asks the
+API for its legal actions and POSTs its move there as above. Logging in costs the site one
+password hash per player (~0.3 s of CPU each), so setting up takes minutes; it is not part of the
+measured play.
 
 The floor is the round trip of a bare echo socket (`ws/echo/`, benchmarks/echo.py) on the same
 server: measured idle before the load, and again during it.
@@ -39,8 +41,6 @@ import argparse
 import asyncio
 import base64
 import bisect
-import contextlib
-import dataclasses
 import json
 import os
 import random
@@ -65,8 +65,11 @@ RESYNC_AFTER_INTERVALS = 3
 MIN_MOVES_TO_JUDGE_PACE = 50
 LOGIN_PATH = "/accounts/login/"
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-# An HTML push: the board's root carries the version it shows, its banner whose turn it is.
-BOARD_VERSION = re.compile(r'<div id="board" class="board[^"]*" data-version="(\d+)"')
+# An HTML push: its message region carries the version it shows, its banner (when it changed)
+# whose turn it is.
+BOARD_VERSION = re.compile(
+    r'<div id="board-message" class="region board-message" data-version="(\d+)"'
+)
 BANNER_STEP = re.compile(r'id="board-banner"[^>]* data-step="([^"]*)" data-mine="([01])"')
 
 
@@ -238,23 +241,6 @@ def create_players(count: int, prefix: str, password: str = "") -> list[str]:
     return [ApiToken.issue(user, "load benchmark")[1] for user in users]
 
 
-@contextlib.contextmanager
-def kind_opened(slug: str):
-    """The kind `slug` open for creating tables in this process, even at the alpha stage (as
-    the Ex Libris tests' `exlibris_live` does): a benchmark's own set-up, never the site's."""
-    from games.kinds import registry
-
-    kind = registry.get(slug, include_alpha=True)
-    if kind.stage == registry.LIVE:
-        yield kind
-        return
-    registry.register(dataclasses.replace(kind, stage=registry.LIVE))
-    try:
-        yield kind
-    finally:
-        registry.unregister(slug)
-
-
 def open_tables(slug: str, players: int, prefix: str, count: int, seed=None) -> list[int]:
     """`count` started games of the kind `slug`, table i seating the players `prefix` i *
     `players` … (host first), opened, filled and started through the services; their ids.
@@ -265,15 +251,14 @@ def open_tables(slug: str, players: int, prefix: str, count: int, seed=None) -> 
 
     users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
     game_ids = []
-    with kind_opened(slug):
-        for table in range(count):
-            seated = users[table * players : (table + 1) * players]
-            game = services.create_table(seated[0], services.TableSettings(players, kind=slug))
-            for user in seated[1:]:
-                services.join_table(game.pk, user)
-            if seed is not None:
-                Game.objects.filter(pk=game.pk).update(seed=seed + table)
-            game_ids.append(services.start_game(game.pk, seated[0]).pk)
+    for table in range(count):
+        seated = users[table * players : (table + 1) * players]
+        game = services.create_table(seated[0], services.TableSettings(players, kind=slug))
+        for user in seated[1:]:
+            services.join_table(game.pk, user)
+        if seed is not None:
+            Game.objects.filter(pk=game.pk).update(seed=seed + table)
+        game_ids.append(services.start_game(game.pk, seated[0]).pk)
     return game_ids
 
 
@@ -570,6 +555,7 @@ class Table:
         self.sockets: list[Socket] = []
         self.boards: list[dict | None] = [None] * len(tokens)
         self.arrivals: list[dict[int, float]] = [{} for _ in tokens]
+        self.banners: list[tuple[str, bool] | None] = [None] * len(tokens)  # HTML: step, mine
         self.accepted: list[tuple[int, float, float]] = []  # (version, sent, answered)
         self.moving = False
         self.stopped = True
@@ -627,20 +613,24 @@ class Table:
         self.maybe_move()
 
     def on_html(self, player: int, text: str, now: float) -> None:
-        """A browser's push: only a whole board (`#board` and every region) is a new version;
-        presence and chat frames redraw one region. Its legal actions are asked for when it
-        is this player's turn to move."""
+        """A browser's push: a frame with the message region is a board of a new version (its
+        banner only when it changed: the page keeps the one it has); presence and chat frames
+        redraw one region, and an error frame is a message alone. Its legal actions are asked
+        for when it is this player's turn to move."""
+        if 'role="alert"' in text:
+            self.counts.socket_errors.append(f"game {self.game_id}: {text[:200]}")
+            return
         board = BOARD_VERSION.search(text)
         if board is None:
-            if 'role="alert"' in text:
-                self.counts.socket_errors.append(f"game {self.game_id}: {text[:200]}")
             return
         version = int(board[1])
         banner = BANNER_STEP.search(text)
-        if banner is None:
+        if banner is not None:
+            self.banners[player] = (banner[1], banner[2] == "1")
+        if self.banners[player] is None:
             self.counts.socket_errors.append(f"game {self.game_id}: a board without a banner")
             return
-        step, mine = banner[1], banner[2] == "1"
+        step, mine = self.banners[player]
         self.arrivals[player].setdefault(version, now)
         current = self.boards[player]
         if current is None or version >= current["version"]:

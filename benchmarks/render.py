@@ -6,11 +6,11 @@
 A browser's socket gets `rendering.board_html(..., oob=True)` on every move (the live regions),
 so a move at a table of four browsers costs four of these. Runs with the workers' production
 settings (DEBUG off, cached template loader, collected static files) on a fresh SQLite database
-in a temporary directory: a game of four of `--game` (opened like the load benchmark's, an alpha
-kind too) is played `--moves` random legal moves (Biblios: into its gift phase), then its board
-is rendered `--boards` times, seat after seat. Prints the CPU milliseconds per board (this
-process's CPU time, which a busy shared machine disturbs less than the wall clock; both are
-printed), its size and its queries; `--profile` adds cProfile's hot spots.
+in a temporary directory: a game of four of `--game` (opened like the load benchmark's) is
+played `--moves` random legal moves (Biblios: into its gift phase), then its board is
+rendered `--boards` times, seat after seat. Prints the CPU milliseconds per board (this process's
+CPU time, which a busy shared machine disturbs less than the wall clock; both are printed), its
+size and its queries; `--profile` adds cProfile's hot spots.
 """
 
 import argparse

@@ -2,10 +2,11 @@
 greedy and the random bot by clicking, while a spectator's browser follows it live; and the
 board's pictures in each language at phone and desktop width, light and dark.
 
-Ex Libris is still alpha, so no lobby offers it: the table is made in the live site's database
-through the services (the site's `manage.py shell`, as tests/browser/test_pages.py seeds its
-games), registering the kind as live in that shell process only, and the browsers only drive
-the board. The lobby's form for Ex Libris is tested in tests/exlibris_site/test_tables.py.
+The person first sits down alone at a solo table from the lobby's menu. The three-player game
+is then made in the live site's database through the services (the site's `manage.py shell`, as
+tests/browser/test_pages.py seeds its games) so that its deal is always the same, and the
+browsers drive its board. The lobby's form for every mode is tested in
+tests/exlibris_site/test_tables.py.
 
 The person's choices: shelving first (a card from hand, then a highlighted cell of the
 bookshelf), then "done" or "pass" to end optional steps, otherwise any button at random (a fixed
@@ -21,6 +22,7 @@ viewport ones are also copied to docs/screenshots/:
 import json
 import os
 import random
+import re
 import shutil
 
 import pytest
@@ -33,13 +35,10 @@ from tests.exlibris_site.helpers import LOG_PARTS, cards_in
 # table of the person (seat 0), the greedy bot and the random bot, spectators welcome. Prints
 # the names and the game's id as JSON.
 SEED = """
-import dataclasses, json
+import json
 from accounts.models import User
-from games.kinds import registry
-from games.kinds.exlibris.kind import KIND
 from tests.exlibris_site.helpers import open_table
 
-registry.register(dataclasses.replace(KIND, stage=registry.LIVE))  # this shell process only
 person, spectator = (
     User.objects.create_user(name + "{tag}", password="{password}", display_name=shown)
     for name, shown in (("livia", "Livia {tag}"), ("sven", "Sven {tag}"))
@@ -154,6 +153,21 @@ def assert_spectator_sees_no_hand_card(person: Player, spectator: Player, reveal
     )
 
 
+def sit_down_alone_from_the_lobby(person: Player) -> None:
+    """Issue 18: a person alone sits down at Ex Libris from the lobby's game menu, starts the
+    solo table and is asked the game's first decision."""
+    page = person.page
+    page.goto(person.base + "/")
+    page.select_option("select[name=variant]", "exlibris/standard")
+    page.select_option("select[name=num_players]", "1")
+    page.click("form[action$='/tables/new/'] [type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    person.start_game()
+    page.wait_for_selector("#board-banner.my-turn", timeout=MOVE_TIMEOUT_MS)
+    assert "Ex Libris" in page.inner_text("h1"), "the board names its game"
+    assert page.query_selector("#board button[name=action]"), "the solo game asks something"
+
+
 def seed_game(live_site_env) -> dict:
     """The person's and the spectator's user names and the started game's id."""
     code = SEED.format(tag=unique_tag(), password=PASSWORD, seed=GAME_SEED)
@@ -212,6 +226,8 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_a_spectator_follows(
     spectator = Watched(browser, live_site, made["spectator"], viewport=DESKTOP)
     for player in (person, spectator):
         player.log_in()
+    sit_down_alone_from_the_lobby(person)
+    for player in (person, spectator):
         player.open_board(game_url)
     assert person.page.evaluate(HAND)["hand"], "the person's hand is not drawn: nothing to check"
     assert spectator.page.query_selector("#board-mine .xl-hand") is None

@@ -61,9 +61,7 @@ def snapshot(game_id: int) -> tuple:
     ids=["solo", "2-people", "3-one-bot", "4-two-bots"],
 )
 @pytest.mark.slow(seconds=5)  # a whole game, every step checked against the engine
-def test_a_whole_game_is_played_through_the_api_only(
-    exlibris_live, clients, num_players, bots, variant
-):
+def test_a_whole_game_is_played_through_the_api_only(clients, num_players, bots, variant):
     """People choose from their own board's legal actions (X86) and post them with its version;
     the worker plays the bot seats. Every board a reader receives (the mover's before and after
     its move, and in turn each other person's and a spectator's) is the engine's view of that
@@ -121,7 +119,7 @@ def test_a_whole_game_is_played_through_the_api_only(
         assert game.result["solo"] and not game.rated  # X84: against the Public Library
 
 
-def test_racing_submissions_of_the_same_move_apply_once(exlibris_live, clients, transactional_db):
+def test_racing_submissions_of_the_same_move_apply_once(clients, transactional_db):
     """The same move sent twice at once by the seat asked: one applies, the other gets 409 with
     the new version, and the move log holds it once."""
     game_id = api_table(clients[0], clients[1:2], 2)
@@ -156,7 +154,7 @@ def test_racing_submissions_of_the_same_move_apply_once(exlibris_live, clients, 
 
 
 @pytest.fixture
-def running(exlibris_live, clients):
+def running(clients):
     """A 3-player game past its library draft (X8), in its first round: (id, seats)."""
     game_id = api_table(clients[0], clients[1:3], 3)
     seats = seats_of(clients[:3], game_id)
@@ -254,7 +252,7 @@ def test_the_secrecy_checks_catch_a_leak(running):
         knowledge.assert_no_leak(json.dumps(state["deck"]), None, "the deck")
 
 
-def test_a_private_table_without_spectators_shows_nothing_to_outsiders(exlibris_live, clients):
+def test_a_private_table_without_spectators_shows_nothing_to_outsiders(clients):
     """The one access rule (games/access.py) holds for Ex Libris: an outsider gets a 403 and no
     board; a private table's record is refused too until the invite is shown."""
     private = api_table(clients[0], [], 2, bots=["random"], private=True)

@@ -33,7 +33,7 @@ SCAN_EVERY = 10
 
 
 @pytest.fixture
-def people(exlibris_live):
+def people():
     users = [
         get_user_model().objects.create_user(f"reader{i}", display_name=f"Reader {i}")
         for i in range(4)

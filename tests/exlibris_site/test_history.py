@@ -26,7 +26,7 @@ from tests.exlibris_site.helpers import (
 )
 from tests.live.helpers import seated_users
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("exlibris_live")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -364,7 +364,7 @@ def test_boards_of_whole_games_name_nothing_in_english_in_french_and_spanish():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", ["fr", "es"])
-def test_the_rules_page_names_nothing_in_english(exlibris_live, language):
+def test_the_rules_page_names_nothing_in_english(language):
     """Every variant's rules page (its effects, powers and variant notes name tiles and
     assistants through names.py)."""
     client = Client(headers={"accept-language": language})

@@ -46,7 +46,7 @@ STEP_REGIONS = ('id="board-banner"', 'id="board-town"', 'id="board-tiles"', 'id=
 
 
 @pytest.fixture
-def table(exlibris_live):
+def table():
     """Two people at a table, a spectator, a moderator; the game 60 moves in."""
     model = get_user_model()
     users = [model.objects.create_user(f"reader{i}", display_name=f"Reader {i}") for i in (0, 1)]

@@ -1,6 +1,6 @@
 """The Ex Libris rules page (templates/exlibris/rules.html): every location, library and special
 assistant by its name in the reader's language with its effect, each variant's changes, the
-numbers the engine plays by, and the page kept from players while the kind is alpha."""
+numbers the engine plays by."""
 
 import re
 from html import unescape
@@ -30,7 +30,7 @@ def text_of(html: str) -> str:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_location_and_assistant_is_named_in_the_readers_language(exlibris_live, language):
+def test_every_location_and_assistant_is_named_in_the_readers_language(language):
     """X4, X5, X35-X65: the standard page lists all 18 tiles and 12 special assistants with their
     effects, and the six categories (X2), each as that language names it."""
     text = text_of(rules_page(language=language))
@@ -47,21 +47,21 @@ def test_every_location_and_assistant_is_named_in_the_readers_language(exlibris_
     assert not missing
 
 
-def test_the_default_rules_address_is_the_standard_game(exlibris_live):
+def test_the_default_rules_address_is_the_standard_game():
     page = Client().get("/rules/exlibris/")
     assert page.status_code == 200
     assert 'data-variant="standard"' in page.content.decode()
 
 
 @pytest.mark.parametrize("language, absent", [("fr", "Draw 1 card for each"), ("es", "Rules of")])
-def test_the_page_is_translated(exlibris_live, language, absent):
+def test_the_page_is_translated(language, absent):
     text = text_of(rules_page(language=language))
     assert absent not in text
     assert {"fr": "Préparation", "es": "Preparación"}[language] in text
 
 
 @pytest.mark.parametrize("variant", engine.VARIANTS)
-def test_every_variant_has_its_page_and_links_to_the_others(exlibris_live, variant):
+def test_every_variant_has_its_page_and_links_to_the_others(variant):
     html = rules_page(variant)
     for other in engine.VARIANTS:
         if other != variant:
@@ -74,7 +74,7 @@ def location_headings(html: str) -> set[str]:
     return set(re.findall(r'id="location-([a-z_]+)"', html))
 
 
-def test_variant_pages_drop_what_the_variant_removes(exlibris_live):
+def test_variant_pages_drop_what_the_variant_removes():
     """X78: the beginner variant removes tiles 3, 7, 8, 9, 15, 17 and every power; X79: the
     friendly variant removes tiles 3, 7, 15, 16 and four libraries."""
     everything = set(LOCATIONS)
@@ -95,7 +95,7 @@ def test_variant_pages_drop_what_the_variant_removes(exlibris_live):
     assert location_headings(rules_page("long")) == everything
 
 
-def test_the_page_says_the_numbers_the_engine_plays_by(exlibris_live):
+def test_the_page_says_the_numbers_the_engine_plays_by():
     """X67, X80: the end thresholds; X9, X11, X82-X85: assistants, hand, solo rounds and
     difficulties."""
     assert setup.END_THRESHOLD == {2: 16, 3: 14, 4: 12}
@@ -119,16 +119,9 @@ def test_the_page_says_the_numbers_the_engine_plays_by(exlibris_live):
     assert "Each player takes 3 standard assistants" in text_of(rules_page("beginner"))
 
 
-def test_location_facts_come_from_the_data(exlibris_live):
+def test_location_facts_come_from_the_data():
     """X4: timing, setup cards and slots per player count, as locations.json says."""
     text = text_of(rules_page())
     assert "3. Auction House delayed · 3 cards face up · 4 bid slots" in text
     assert "13. Mysterious Cabin instant · 4 cards face down · slots: 1 / 1 / 1 · solo" in text
     assert "7. Gambling Den instant · no cards · slots: 2 / 3 / 4 Every arrival" in text
-
-
-def test_while_alpha_the_rules_page_is_not_offered(client):
-    """Issue 18: an alpha kind stays off the pages; its rules are not found nor linked."""
-    assert client.get("/rules/exlibris/").status_code == 404
-    assert client.get("/rules/exlibris/standard/").status_code == 404
-    assert "/rules/exlibris/" not in client.get("/rules/").content.decode()

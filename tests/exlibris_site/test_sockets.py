@@ -89,7 +89,7 @@ class Listener:
                 assert set(hand) <= cards_in(self.board.html), where
 
 
-def test_each_seat_and_each_spectator_gets_its_own_frame(exlibris_live, users):
+def test_each_seat_and_each_spectator_gets_its_own_frame(users):
     """Three seats (two pages, one JSON client) and two spectators (a page, a JSON client): after
     a move each socket receives one frame, its reader's board of the new version."""
     rng = random.Random(3)
@@ -149,7 +149,7 @@ def test_each_seat_and_each_spectator_gets_its_own_frame(exlibris_live, users):
 
 
 @pytest.mark.slow(seconds=8)
-def test_no_frame_of_a_whole_game_shows_a_card_its_reader_may_not_know(exlibris_live, users):
+def test_no_frame_of_a_whole_game_shows_a_card_its_reader_may_not_know(users):
     """A whole 2-player game played on the sockets: seat 0 on its page, seat 1 as a JSON
     client, a spectator of each kind. Every frame to every reader is checked (X77)."""
     rng = random.Random(5)
@@ -197,7 +197,7 @@ def test_no_frame_of_a_whole_game_shows_a_card_its_reader_may_not_know(exlibris_
     assert game.status == Game.Status.FINISHED and game.version == state.version
 
 
-def test_refused_moves_on_the_json_socket_name_the_reason_and_change_nothing(exlibris_live, users):
+def test_refused_moves_on_the_json_socket_name_the_reason_and_change_nothing(users):
     """A stale version (with the current board after it), another seat's decision (X86) and an
     action the engine does not list: an error frame each, to the sender only; a resync frame
     brings the board back, and a bot's move (the turn worker's) reaches the socket like any."""

@@ -2,7 +2,6 @@
 the API, at 2, 3 and 4 players and solo with its difficulty (X82, X85), in every variant (X78–X80)
 with owner-wide powers or not (X81), bot seats, private tables, spectators and turn times. A bad
 option gets a clear message and opens nothing; a solo table starts at once and is never rated.
-While the kind is alpha, neither the lobby nor the API offers it.
 """
 
 import json
@@ -19,7 +18,6 @@ from accounts.models import ApiToken
 from games import services
 from games.engine.exlibris import engine
 from games.engine.exlibris.setup import SOLO_DIFFICULTIES
-from games.kinds import registry
 from games.kinds.exlibris import forms
 from games.models import Game
 from ratings.models import Rating
@@ -91,7 +89,7 @@ def started_state(game: Game):
 
 
 @pytest.mark.parametrize(("players", "variant"), TABLES, ids=[f"{p}p-{v}" for p, v in TABLES])
-def test_the_lobby_opens_every_mode_and_its_table_starts(visitors, exlibris_live, players, variant):
+def test_the_lobby_opens_every_mode_and_its_table_starts(visitors, players, variant):
     """A plain POST of the lobby's form opens the table, its other seats bots, which the host
     starts at once; the engine deals exactly that game (X78–X82). A solo table stores its
     difficulty (X85); a bigger one ignores the hidden difficulty field the form always posts."""
@@ -111,7 +109,7 @@ def test_the_lobby_opens_every_mode_and_its_table_starts(visitors, exlibris_live
     assert state["options"] == game.options
 
 
-def test_the_lobby_sets_private_spectators_turn_time_and_owner_wide_powers(visitors, exlibris_live):
+def test_the_lobby_sets_private_spectators_turn_time_and_owner_wide_powers(visitors):
     """The platform's settings and the kind's own option (X81) from one form, with the person's
     seats left open: a table of people only is rated."""
     host = visitors[0]
@@ -125,9 +123,7 @@ def test_the_lobby_sets_private_spectators_turn_time_and_owner_wide_powers(visit
     assert game.rated and game.seats.count() == 1
 
 
-def test_a_solo_table_from_the_lobby_ignores_a_rated_tick_and_says_it_is_never_rated(
-    visitors, exlibris_live
-):
+def test_a_solo_table_from_the_lobby_ignores_a_rated_tick_and_says_it_is_never_rated(visitors):
     """The form hides "Rated game" at one seat (site.css); a tick left there changes nothing,
     and the waiting room names the difficulty (X85) and says the game is never rated."""
     host = visitors[0]
@@ -155,9 +151,7 @@ def test_a_solo_table_from_the_lobby_ignores_a_rated_tick_and_says_it_is_never_r
     ],
     ids=["difficulty-9", "difficulty-word", "beginner-solo", "long-solo", "five", "biblios", "bot"],
 )
-def test_the_lobby_refuses_bad_settings_with_a_message(
-    visitors, exlibris_live, players, variant, fields, message
-):
+def test_the_lobby_refuses_bad_settings_with_a_message(visitors, players, variant, fields, message):
     """X85's seven levels, X78 and X80 not in solo (X82), the kind's own player counts, variants
     and bot levels: the form comes back with the reason and no table is opened."""
     host = visitors[0]
@@ -167,7 +161,7 @@ def test_the_lobby_refuses_bad_settings_with_a_message(
     assert not Game.objects.exists()
 
 
-def test_a_biblios_table_from_the_same_form_ignores_the_ex_libris_fields(visitors, exlibris_live):
+def test_a_biblios_table_from_the_same_form_ignores_the_ex_libris_fields(visitors):
     """Both games live: the form posts both option sets; the chosen game's alone are read."""
     posted = lobby_post(2, "scripts_and_scribes", kind="biblios")
     posted["exlibris-owner_wide_powers"] = "on"
@@ -177,7 +171,7 @@ def test_a_biblios_table_from_the_same_form_ignores_the_ex_libris_fields(visitor
     assert game.options == {"medieval_bluff": False, "forbid_uncoverable_bids": False}
 
 
-def test_the_lobby_draws_the_options_with_the_difficulty_for_one_seat_only(visitors, exlibris_live):
+def test_the_lobby_draws_the_options_with_the_difficulty_for_one_seat_only(visitors):
     """Ex Libris' fieldset holds owner-wide powers (X81) and the difficulty (X85), whose box says
     it is for one seat: the stylesheet hides it at the other sizes (tests/web's look tests)."""
     page = visitors[0].browser.get("/").content.decode()
@@ -207,7 +201,7 @@ def test_the_stylesheet_asks_the_difficulty_and_no_rating_at_one_seat_only():
 
 
 @pytest.mark.parametrize(("players", "variant"), TABLES, ids=[f"{p}p-{v}" for p, v in TABLES])
-def test_the_api_opens_every_mode(visitors, exlibris_live, players, variant):
+def test_the_api_opens_every_mode(visitors, players, variant):
     """`POST /api/tables` with the same settings as the lobby, owner-wide powers on (X81) and,
     solo, the hardest difficulty (X85); the table starts with the engine's game."""
     host = visitors[0]
@@ -237,7 +231,7 @@ def test_the_api_opens_every_mode(visitors, exlibris_live, players, variant):
     assert started_state(Game.objects.get(pk=table["id"]))["options"] == options
 
 
-def test_the_api_fills_in_the_defaults(visitors, exlibris_live):
+def test_the_api_fills_in_the_defaults(visitors):
     """No option given: owner-wide powers off (X81) and, solo, Initiate (X85)."""
     host = visitors[0]
     solo = host.post("/api/tables", {"kind": "exlibris", "num_players": 1}).json()
@@ -292,7 +286,7 @@ def test_the_api_fills_in_the_defaults(visitors, exlibris_live):
         "other-kinds-bot",
     ],
 )
-def test_the_api_refuses_bad_options_with_a_message(visitors, exlibris_live, body, message):
+def test_the_api_refuses_bad_options_with_a_message(visitors, body, message):
     """A solo table (the default here) or the size given: the 400 says what is wrong (X78, X80,
     X82, X85, X81) and nothing is opened."""
     table = {"kind": "exlibris", "num_players": 1, **body}
@@ -305,7 +299,7 @@ def test_the_api_refuses_bad_options_with_a_message(visitors, exlibris_live, bod
 # ---------------------------------------------------------------------- joining and playing
 
 
-def test_people_join_from_the_lobby_and_the_api_and_the_game_is_rated(visitors, exlibris_live):
+def test_people_join_from_the_lobby_and_the_api_and_the_game_is_rated(visitors):
     """A 3-player table of people: one joins with the lobby's button, one through the API; the
     host starts it, and a table of people only is rated."""
     host, by_page, by_api = visitors
@@ -323,7 +317,7 @@ def test_people_join_from_the_lobby_and_the_api_and_the_game_is_rated(visitors, 
     assert sorted(seated) == [0, 1, 2]
 
 
-def test_a_solo_game_starts_from_its_page_and_is_played_to_the_end_unrated(visitors, exlibris_live):
+def test_a_solo_game_starts_from_its_page_and_is_played_to_the_end_unrated(visitors):
     """The host starts a solo table with the page's button (no one else to wait for), plays it
     through the API against the game itself to the end (5 rounds, X83) and the finish changes
     no rating (X84's win or loss against the Public Library is no rated game)."""
@@ -346,28 +340,6 @@ def test_a_solo_game_starts_from_its_page_and_is_played_to_the_end_unrated(visit
     assert game.result["solo"] and game.result["players"][0]["place"] == 1
     assert game.seats.get().won == (game.result["winners"] == [0]), "X84: won if above the PL"
     assert not Rating.objects.exists()
-
-
-# --------------------------------------------------------------------- the kind's registration
-
-
-def test_while_alpha_neither_the_lobby_nor_the_api_offers_ex_libris(visitors):
-    """Installed (settings.GAME_KINDS) but alpha: the registry finds it only when asked for
-    alpha kinds; the lobby draws no Ex Libris choice or options, and both doors refuse it."""
-    assert "games.kinds.exlibris" in settings.GAME_KINDS
-    assert registry.get("exlibris", include_alpha=True).stage == registry.ALPHA
-    with pytest.raises(registry.UnknownKind):
-        registry.get("exlibris")
-    host = visitors[0]
-    page = host.browser.get("/").content.decode()
-    assert 'data-kind="exlibris"' not in page and 'value="exlibris"' not in page
-    assert '<option value="1">' not in page and "solo" not in page, "no live game plays solo"
-    response = host.browser.post(reverse("table_create"), lobby_post(2, "standard"))
-    assert response.status_code == 400 and "Select a valid choice" in response.content.decode()
-    response = host.post("/api/tables", {"kind": "exlibris", "num_players": 2})
-    assert response.status_code == 400
-    assert "unknown game kind 'exlibris'" in response.json()["error"]
-    assert not Game.objects.exists()
 
 
 def test_the_difficulty_offers_every_level_by_its_printed_name():

@@ -14,7 +14,7 @@ from games.models import Game, Move
 from tests.exlibris_site.helpers import open_table
 from tests.turns.helpers import acting_seat, after_deadline, play_until_idle, play_with_bots
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("exlibris_live")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)

@@ -83,14 +83,14 @@ def play_a_whole_game_within_the_budget(players: int, seed: int) -> None:
 
 @pytest.mark.slow(seconds=12)
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_the_page_and_every_push_stay_within_the_budget_over_whole_games(exlibris_live, players):
+def test_the_page_and_every_push_stay_within_the_budget_over_whole_games(players):
     """X30, X83: the multiplayer discard pile stays public on the board (its count, newest
     cards and an index by category) without a face per card; solo shows its top card only."""
     for seed in (players, 10 + players):
         play_a_whole_game_within_the_budget(players, seed)
 
 
-def test_the_discard_pile_is_its_newest_cards_and_an_index_by_category(exlibris_live):
+def test_the_discard_pile_is_its_newest_cards_and_an_index_by_category():
     """X30: the whole multiplayer discard pile stays public on a light board: its count, its
     top card, its five newest cards as faces, and every card by name under each category it
     holds (what a Town Dump, X45, searches for)."""

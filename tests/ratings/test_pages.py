@@ -68,7 +68,7 @@ def test_an_empty_leaderboard_says_so(client, players):
 @pytest.mark.parametrize(
     ("query", "message"),
     [
-        ({"kind": "chess"}, "Unknown game “chess”: choose one of biblios."),
+        ({"kind": "chess"}, "Unknown game “chess”: choose one of biblios, exlibris."),
         ({"variant": "chess"}, "Unknown variant “chess” of Biblios: choose one of biblios,"),
     ],
 )

@@ -20,3 +20,9 @@ def clients(users):
         browsers[user.pk] = browser
     browsers[None] = Client()
     return browsers
+
+
+@pytest.fixture
+def biblios_alone(settings):
+    """The site with Biblios its one installed game, as it was before Ex Libris went live."""
+    settings.GAME_KINDS = ["games.kinds.biblios"]

@@ -6,7 +6,6 @@ variant, or of junk, is refused on the menu and opens nothing. With one live gam
 its variants alone, as before.
 """
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -14,8 +13,6 @@ import pytest
 from django.conf import settings
 
 from games.engine.exlibris import engine
-from games.kinds import registry
-from games.kinds.exlibris.kind import KIND as EXLIBRIS
 from games.models import Game
 
 from .helpers import parse_tree
@@ -23,15 +20,6 @@ from .helpers import parse_tree
 pytestmark = pytest.mark.django_db
 
 SITE_CSS = (Path(settings.BASE_DIR) / "static" / "css" / "site.css").read_text()
-
-
-@pytest.fixture
-def both_live():
-    """Ex Libris at the live stage beside Biblios, as the lobby will offer them."""
-    live = dataclasses.replace(EXLIBRIS, stage=registry.LIVE)
-    registry.register(live)
-    yield live
-    registry.unregister(live.slug)
 
 
 def lobby(client) -> str:
@@ -76,9 +64,7 @@ def table_post(variant: str, **fields) -> dict:
 # ------------------------------------------------------------------------------ the menu
 
 
-def test_with_both_games_live_the_menu_offers_each_games_variants_under_its_name(
-    users, clients, both_live
-):
+def test_with_both_games_live_the_menu_offers_each_games_variants_under_its_name(users, clients):
     """One "Game" menu, no separate kind menu: Biblios' editions, then Ex Libris' eight variants
     (X78–X80 combined), each valued "kind/variant" and listing its game's table sizes."""
     html = lobby(clients[users[0].pk])
@@ -101,7 +87,7 @@ def test_with_both_games_live_the_menu_offers_each_games_variants_under_its_name
     assert ">Ex Libris · Beginner</option>" in menu
 
 
-def test_the_boxes_and_each_seats_bots_follow_the_menus_order(users, clients, both_live):
+def test_the_boxes_and_each_seats_bots_follow_the_menus_order(users, clients):
     """The stylesheet matches the menu's nth game with the nth options box and each seat menu's
     nth group of bots: the form draws all three in the registry's order."""
     root = parse_tree(lobby(clients[users[0].pk]))
@@ -140,7 +126,9 @@ def test_the_stylesheet_shows_the_chosen_games_box_bots_and_table_sizes_only():
     assert bluff in SITE_CSS, "Medieval bluff is still hidden with Scripts & Scribes"
 
 
-def test_with_one_live_game_the_menu_is_its_variants_beside_a_hidden_kind(users, clients):
+def test_with_one_live_game_the_menu_is_its_variants_beside_a_hidden_kind(
+    users, clients, biblios_alone
+):
     """Biblios alone: a "Variant" menu of its editions by slug, no groups, the kind hidden; the
     seat menus list its bots ungrouped."""
     html = lobby(clients[users[0].pk])
@@ -159,7 +147,7 @@ def test_with_one_live_game_the_menu_is_its_variants_beside_a_hidden_kind(users,
 # ------------------------------------------------------------------------------ posting
 
 
-def test_a_post_of_an_ex_libris_entry_opens_that_table(users, clients, both_live):
+def test_a_post_of_an_ex_libris_entry_opens_that_table(users, clients):
     """The beginner variant (X78), from the menu's one value, with Ex Libris' own option."""
     posted = table_post("exlibris/beginner", **{"exlibris-owner_wide_powers": "on"})
     response = clients[users[0].pk].post("/tables/new/", posted)
@@ -169,7 +157,7 @@ def test_a_post_of_an_ex_libris_entry_opens_that_table(users, clients, both_live
     assert game.options == {"owner_wide_powers": True}
 
 
-def test_a_post_of_a_biblios_entry_reads_biblios_options_only(users, clients, both_live):
+def test_a_post_of_a_biblios_entry_reads_biblios_options_only(users, clients):
     posted = table_post(
         "biblios/scripts_and_scribes",
         **{"biblios-forbid_uncoverable_bids": "on", "exlibris-owner_wide_powers": "on"},
@@ -217,7 +205,7 @@ def test_a_post_of_a_biblios_entry_reads_biblios_options_only(users, clients, bo
     ],
 )
 def test_a_game_with_another_games_variant_or_junk_is_refused_on_the_menu(
-    users, clients, both_live, fields, message
+    users, clients, fields, message
 ):
     """The refusal is written under the menu, the page keeps both games' boxes, nothing opens."""
     response = clients[users[0].pk].post("/tables/new/", table_post(**fields))
@@ -228,7 +216,7 @@ def test_a_game_with_another_games_variant_or_junk_is_refused_on_the_menu(
     assert not Game.objects.exists()
 
 
-def test_a_refused_table_comes_back_with_its_entry_chosen(users, clients, both_live):
+def test_a_refused_table_comes_back_with_its_entry_chosen(users, clients):
     """An engine refusal (X78: the beginner variant needs two to four players) redraws the form
     with the posted entry selected, so the stylesheet shows Ex Libris' box again."""
     response = clients[users[0].pk].post(

@@ -33,9 +33,9 @@ def test_medieval_bluff_sits_in_the_biblios_options_that_the_stylesheet_hides_fo
     biblios_options = r'<fieldset class="table-options" data-kind="biblios">.*?</fieldset>'
     options = re.search(biblios_options, lobby, re.S).group()
     assert '<div class="field field-medieval_bluff">' in options
-    assert '<option value="scripts_and_scribes"' in lobby
+    assert '<option value="biblios/scripts_and_scribes"' in lobby
     assert re.search(
-        r'option\[value="scripts_and_scribes"\]:checked\)\s+\[data-kind="biblios"\]\s+'
+        r'option\[value="biblios/scripts_and_scribes"\]:checked\)\s+\[data-kind="biblios"\]\s+'
         r"\.field-medieval_bluff:has\(input:not\(:checked\)\)",
         SITE_CSS,
     )

@@ -116,7 +116,9 @@ def test_create_table_refuses_bad_settings_with_a_form_error(users, clients, dat
     assert not Game.objects.exists()
 
 
-def test_the_lobby_form_draws_the_kinds_options_and_creates_what_it_shows(users, clients):
+def test_the_lobby_form_draws_the_kinds_options_and_creates_what_it_shows(
+    users, clients, biblios_alone
+):
     """One live kind: its slug is a hidden field, and its options form is drawn beside the
     table's fields, its names prefixed by the kind (`biblios-…`) so they never meet ours."""
     (form,) = [form for form in forms_in(lobby_of(clients[users[0].pk])) if "table" in form.action]

@@ -1,11 +1,10 @@
-"""Ex Libris' entry in the game registry (alpha: off the lobby, the API and the pages until its
-board is whole, issue 18)."""
+"""Ex Libris' entry in the game registry: live since its board became whole (issue 18)."""
 
 from django.utils.translation import pgettext_lazy
 
 from games.engine.exlibris import engine
 from games.kinds.exlibris import actions, bots, forms, names, presenter
-from games.kinds.registry import ALPHA, BotLevel, GameKind, Variant
+from games.kinds.registry import BotLevel, GameKind, Variant
 
 KIND = GameKind(
     slug="exlibris",
@@ -28,6 +27,5 @@ KIND = GameKind(
     board_template="exlibris/board.html",
     rules_template="exlibris/rules.html",
     rules_names=names.rules_names,
-    stage=ALPHA,
     stylesheet="css/exlibris.css",
 )
