@@ -46,12 +46,27 @@ class GameMenu(forms.Select):
         return option
 
 
-def turn_time_choices() -> list[tuple[str, str]]:
+def turn_time_choices() -> list:
+    """No timer, then the live times (played in one sitting) and the turn-based ones (a move
+    when the player comes back, the "Your turn" list tells them where), each under its name."""
     return [
         ("", gettext("No timer (friendly game)")),
-        ("30", gettext("30 seconds")),
-        ("60", gettext("1 minute")),
-        ("180", gettext("3 minutes")),
+        (
+            pgettext("turn time", "Live"),
+            [
+                ("30", gettext("30 seconds per move")),
+                ("60", gettext("1 minute per move")),
+                ("180", gettext("3 minutes per move")),
+            ],
+        ),
+        (
+            pgettext("turn time", "Turn-based"),
+            [
+                ("43200", gettext("12 hours per move")),
+                ("86400", gettext("24 hours per move")),
+                ("259200", gettext("72 hours per move")),
+            ],
+        ),
     ]
 
 

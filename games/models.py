@@ -140,9 +140,17 @@ class Seat(models.Model):
     # Copied from the result when the game finishes, so histories filter on won/lost in SQL.
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     won = models.BooleanField(default=False)
+    # Written by the services with every state of an active game (false once it ends), so the
+    # "Your turn" list and the navigation's count are one indexed query, not a replayed state.
+    on_turn = models.BooleanField(
+        default=False, help_text="The engine waits on this seat's move in an active game."
+    )
 
     class Meta:
         ordering = ["position"]
+        indexes = [
+            models.Index(fields=["user"], name="seat_on_turn", condition=models.Q(on_turn=True))
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_user_unique"),

@@ -25,6 +25,42 @@ ABORTED_TEXT = gettext_lazy("This game was ended by a moderator.")
 # The newest events shown on the board (page and push stay under 30 KB); the whole log has its page.
 LOG_LENGTH = 12
 
+# A turn clock's time left, by its largest unit: a turn-based table's hours read as hours and
+# minutes, a live table's as minutes and seconds. static/js/turn-clock.js counts down with the
+# same formats, which the clock carries.
+CLOCK_FORMATS = {
+    "hours": gettext_lazy("%(hours)s h %(minutes)s min"),
+    "minutes": gettext_lazy("%(minutes)s min %(seconds)s s"),
+    "seconds": gettext_lazy("%(seconds)s s"),
+}
+
+
+def time_left_text(seconds: int) -> str:
+    """The time left as a player reads it: "11 h 59 min", "2 min 5 s" or "9 s" (whole units,
+    counted down)."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    unit = "hours" if hours else "minutes" if minutes else "seconds"
+    return CLOCK_FORMATS[unit] % {"hours": hours, "minutes": minutes, "seconds": seconds}
+
+
+def your_turn_context(user) -> dict:
+    """The "Your turn" page: each game waiting on `user`'s move, the most urgent first, with its
+    game's name, the opponents and the time left (None when untimed)."""
+    entries = []
+    now = timezone.now()
+    for game in selectors.your_turn_games(user):
+        seats = list(game.seats.all())
+        left = (game.due_at - now).total_seconds() if game.turn_seconds and game.due_at else None
+        entries.append(
+            {
+                "game": game,
+                "opponents": [seat.display_name for seat in seats if seat.user_id != user.pk],
+                "time_left": None if left is None else time_left_text(max(0, math.ceil(left))),
+            }
+        )
+    return {"entries": entries}
+
 
 def board_context(game: Game, user, *, connected=None, message: str = "") -> dict:
     """Template context for the board of `game` as `user` sees it (their seat or spectator).
@@ -45,7 +81,7 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     if aborted:
         context["banner"] = {"mine": False, "text": ABORTED_TEXT}
     context["log"] = selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
-    context["turn"] = _turn(game, view, context["players"], seats)
+    context["turn"] = _turn(game, user, view, context["players"], seats)
     if game.status == Game.Status.FINISHED:
         context["rematch"] = _rematch(game, user, view["seat"])
     return context
@@ -198,20 +234,34 @@ def _mark_bots(players: list[dict], seats: list) -> None:
         player["taken_over"] = bool(seat and seat.taken_over)
 
 
-def _turn(game: Game, view: dict, players: list[dict], seats: list) -> dict:
-    """The turn clock (from the server's deadline), who a bot stands in for, and which of the
-    kind's bots (its `stand_in`) plays a seat whose player leaves."""
+def _turn(game: Game, user, view: dict, players: list[dict], seats: list) -> dict:
+    """The turn clock (from the server's deadline), who a bot stands in for, which of the
+    kind's bots (its `stand_in`) plays a seat whose player leaves, and, when this game does not
+    wait on the reader, the next one that does."""
     _mark_bots(players, seats)
     kind = registry.of(game)
     deadline = selectors.turn_deadline(game, seats, view["to_act"])
     mine = next((seat for seat in seats if seat.position == view["seat"]), None)
-    left = (deadline - timezone.now()).total_seconds() if deadline else 0
+    left = max(0, math.ceil((deadline - timezone.now()).total_seconds())) if deadline else 0
+    on_turn = bool(mine and not mine.bot_level and mine.position in view["to_act"])
+    waiting = [] if on_turn else _other_games_waiting(game, user)
     return {
         "deadline": deadline,
-        "seconds_left": max(0, math.ceil(left)),
+        "seconds_left": left,
+        "time_left": time_left_text(left),
+        "formats": CLOCK_FORMATS,
+        "next_waiting": waiting[0] if waiting else None,
+        "waiting_count": len(waiting),
         "mine": deadline is not None and view["to_act"] == [view["seat"]],
         "taken_over": [player["name"] for player in players if player["taken_over"]],
         "my_seat_taken_over": bool(mine and mine.taken_over and game.status == "active"),
         "can_leave": bool(mine and mine.user_id and not mine.bot_level and game.status == "active"),
         "stand_in": kind.bot_label(kind.stand_in),
     }
+
+
+def _other_games_waiting(game: Game, user) -> list[int]:
+    """The other games waiting on a logged-in reader's move, the most urgent first."""
+    if not user.is_authenticated:
+        return []
+    return selectors.other_games_waiting(user, game)

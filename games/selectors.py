@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
-from django.db.models import Count, Prefetch
+from django.db.models import Count, F, Prefetch
 from django.utils.translation import gettext
 
 from biblios_site import errors
@@ -66,6 +66,37 @@ def lobby_tables(user) -> dict:
         context["my_tables"] = list(mine[:50])
         context["my_table_ids"] = {game.pk for game in context["my_tables"]}
     return context
+
+
+def _waiting_on(user):
+    """The seats where a game waits on `user` themself (not on a bot playing for them): kept
+    by the services in `Seat.on_turn`, so no engine state is read."""
+    return Seat.objects.filter(user=user, on_turn=True, bot_level="")
+
+
+def your_turn_count(user) -> int:
+    """How many games wait on `user`'s move: the navigation's count, one indexed query."""
+    return _waiting_on(user).count()
+
+
+def _most_urgent_first(games):
+    """The least time left first; untimed games (no deadline) last, the oldest game first."""
+    return games.order_by(F("due_at").asc(nulls_last=True), "pk")
+
+
+def your_turn_games(user) -> list[Game]:
+    """The games waiting on `user`'s move, the most urgent first, with their seats and users
+    (the "Your turn" list names the opponents)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    games = Game.objects.filter(pk__in=_waiting_on(user).values("game_id"))
+    return list(_most_urgent_first(games).prefetch_related(seats))
+
+
+def other_games_waiting(user, game: Game) -> list[int]:
+    """The ids of the games other than `game` waiting on `user`'s move, the most urgent first:
+    a game page's "next game waiting for you"."""
+    games = Game.objects.filter(pk__in=_waiting_on(user).values("game_id")).exclude(pk=game.pk)
+    return list(_most_urgent_first(games).values_list("pk", flat=True))
 
 
 class _History:

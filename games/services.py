@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
@@ -29,8 +30,11 @@ from games import access, broadcast, selectors, signals
 from games.kinds import registry
 from games.models import Game, ModerationAction, Move, Seat
 
-# A table's turn time: 30 s, 1 min or 3 min; None (no timer) for friendly games.
-TURN_SECONDS = (30, 60, 180)
+# A table's time per move: live (30 s, 1 min, 3 min) or turn-based, for games played a move a
+# day or so (12 h, 24 h, 72 h); None (no timer) for friendly games.
+LIVE_TURN_SECONDS = (30, 60, 180)
+TURN_BASED_SECONDS = (12 * 3600, 24 * 3600, 72 * 3600)
+TURN_SECONDS = LIVE_TURN_SECONDS + TURN_BASED_SECONDS
 # A person who lets their time run out this many turns in a row is replaced by a bot (the
 # kind's `stand_in`, which also moves for them when their time runs out).
 TIMEOUTS_BEFORE_TAKEOVER = 3
@@ -85,7 +89,12 @@ def create_table(host, table: TableSettings) -> Game:
     options = _checked_options(kind, variant, table.num_players, table.options)
     _check_the_engine_plays(kind, table.num_players, variant, options)
     if table.turn_seconds is not None and table.turn_seconds not in TURN_SECONDS:
-        raise ServiceError(gettext("the turn time must be 30, 60 or 180 seconds, or none"))
+        raise ServiceError(
+            gettext(
+                "the turn time must be 30, 60 or 180 seconds (live), 43200, 86400 or 259200 "
+                "seconds (turn-based: 12, 24 or 72 hours), or none"
+            )
+        )
     bots = _checked_bots(kind, table)
     if table.num_players == 1 and table.rated:
         raise ServiceError(gettext("a solo game is never rated: nobody plays against you"))
@@ -317,6 +326,7 @@ def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
         game.started_at = now or timezone.now()
         game.due_at = _due_at(game, state, game.started_at)
         game.save(update_fields=["setup", "state", "version", "status", "started_at", "due_at"])
+        _mark_turn(game, engine.to_act(state))
         _after_commit(game, lobby=True)
     return game
 
@@ -509,12 +519,23 @@ def _save_state(game: Game, state, *, previous_version: int, due_at: datetime | 
     game.version = state.version
     game.due_at = due_at
     fields = {"state": game.state, "version": game.version, "due_at": due_at}
-    if not engine.to_act(state):  # nobody to act: the game is over (the engine contract)
+    to_act = engine.to_act(state)
+    if not to_act:  # nobody to act: the game is over (the engine contract)
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.result = engine.result(state)
         fields.update(status=game.status, finished_at=game.finished_at, result=game.result)
-    return bool(Game.objects.filter(pk=game.pk, version=previous_version).update(**fields))
+    if not Game.objects.filter(pk=game.pk, version=previous_version).update(**fields):
+        return False
+    _mark_turn(game, to_act)
+    return True
+
+
+def _mark_turn(game: Game, to_act) -> None:
+    """Mark the seats the engine waits on (`to_act`; none once the game ends), in the
+    transaction that saves the state, so the "Your turn" list never needs a state replayed."""
+    waiting = list(to_act)
+    game.seats.update(on_turn=Q(position__in=waiting) if waiting else False)  # no empty IN ()
 
 
 def state_hash(game: Game, state) -> str:
@@ -536,6 +557,7 @@ def abort_game(game_id: int, moderator, reason: str) -> Game:
         game.status = Game.Status.ABORTED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at"])
+        _mark_turn(game, [])
         ModerationAction.objects.create(
             moderator=moderator,
             kind=ModerationAction.Kind.ABORT_GAME,

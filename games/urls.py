@@ -8,6 +8,7 @@ from games import chat_views, history_views, rules_views, views
 urlpatterns = [
     path("", views.lobby, name="home"),
     path("tables/new/", views.create_table, name="table_create"),
+    path("games/your-turn/", views.your_turn, name="your_turn"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/act/", views.act, name="game_act"),
     path("games/<int:game_id>/log/", views.game_log, name="game_log"),

@@ -73,6 +73,13 @@ def create_table(request):
     return render(request, "games/lobby.html", context, status=400)
 
 
+@login_required
+@require_GET
+def your_turn(request):
+    """The games waiting on my move, the most urgent first (turn-based tables mostly)."""
+    return render(request, "games/your_turn.html", rendering.your_turn_context(request.user))
+
+
 # ------------------------------------------------------------------------------- tables
 
 
