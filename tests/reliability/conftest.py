@@ -7,7 +7,6 @@ use `transactional_db`) and, when REDIS_URL is set, the Redis channel layer and 
 
 import asyncio
 import json
-import time
 
 import pytest
 from django.conf import settings
@@ -28,9 +27,9 @@ TIMEOUT = 15
 def forget_hits(scope: str, ident) -> None:
     """Start `scope`'s count for `ident` afresh: counters live in the cache (Redis outlives a
     run, and addresses and ids repeat between tests), keyed as `biblios_site.ratelimit` keys
-    them."""
+    them (by the limiter's clock, which a test may have stopped)."""
     _, seconds = ratelimit.parse(settings.RATE_LIMITS[scope])
-    cache.delete(ratelimit._key(scope, ident, int(time.time() // seconds)))
+    cache.delete(ratelimit._key(scope, ident, int(ratelimit.time.time() // seconds)))
 
 
 def database_url() -> str:

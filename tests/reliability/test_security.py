@@ -6,12 +6,15 @@ calls.
 """
 
 import json
+import time
+from types import SimpleNamespace
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
+from biblios_site import ratelimit
 from games import selectors
 from tests.api.conftest import snapshot
 from tests.live.helpers import ORIGIN, Sockets, run, session_cookie
@@ -160,7 +163,11 @@ def test_another_players_token_cannot_play_the_actors_turn(table):
 
 
 @pytest.fixture
-def tight_limits(settings, users):
+def tight_limits(settings, users, monkeypatch):
+    # The limiter's window is fixed: with the clock running, a test that straddles the minute
+    # would start over its count halfway through. Its clock stops at the start of this test.
+    stopped = time.time()
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: stopped))
     # The other scopes keep the test settings' values: a page these tests load may count them.
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "action": "2/60", "api": "3/60"}
     for user in users:
