@@ -42,9 +42,17 @@ class SignUpForm(UserCreationForm):
         help_text=gettext_lazy("The name other players see at the table."),
     )
 
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail address"),
+        required=False,
+        help_text=gettext_lazy(
+            "Optional: where we tell you that it is your turn. Nobody else sees it."
+        ),
+    )
+
     class Meta(UserCreationForm.Meta):
         model = User
-        fields = ("username", "display_name")
+        fields = ("username", "display_name", "email")
 
     def clean_display_name(self):
         return clean_display_name(self.cleaned_data["display_name"])
@@ -74,6 +82,16 @@ class TokenCreateForm(forms.Form):
 
 class TokenRevokeForm(forms.Form):
     token = forms.IntegerField(min_value=1)
+
+
+class EmailForm(forms.ModelForm):
+    """A player's e-mail address for notices (blank: none are e-mailed)."""
+
+    class Meta:
+        model = User
+        fields = ("email",)
+        labels = {"email": gettext_lazy("E-mail address")}
+        help_texts = {"email": gettext_lazy("Leave it empty to get no e-mail at all.")}
 
 
 class ThemeForm(forms.Form):

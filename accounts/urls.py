@@ -34,4 +34,5 @@ urlpatterns = [
     path("tokens/", views.tokens, name="tokens"),
     path("language/", views.set_language, name="set_language"),
     path("theme/", views.set_theme, name="set_theme"),
+    path("email/", views.set_email, name="set_email"),
 ]

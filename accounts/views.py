@@ -3,6 +3,7 @@
 import math
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
@@ -10,16 +11,16 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import add_never_cache_headers
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext, ngettext
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from accounts import credentials
 from accounts.context_processors import THEME_COOKIE, THEME_COOKIE_MAX_AGE
-from accounts.forms import SignUpForm, ThemeForm, TokenCreateForm, TokenRevokeForm
+from accounts.forms import EmailForm, SignUpForm, ThemeForm, TokenCreateForm, TokenRevokeForm
 from accounts.models import MAX_TOKENS_PER_USER, ApiToken, TooManyTokens, User
 from biblios_site import ratelimit
+from biblios_site.inputs import page_to_return_to
 
 
 def signup(request):
@@ -90,13 +91,14 @@ def profile(request, username):
     return _render_profile(request, player)
 
 
-def _render_profile(request, player, *, token_form=None, status=200):
+def _render_profile(request, player, *, token_form=None, email_form=None, status=200):
     """A player's page; only their own lists and manages their API tokens. Their games and
     ratings are drawn by those apps' template tags, so accounts reads neither."""
     own = request.user.is_authenticated and request.user.pk == player.pk
     context = {"player": player, "own": own}
     if own:
         context["theme_form"] = ThemeForm(initial={"theme": player.theme})
+        context["email_form"] = email_form or EmailForm(instance=player)
         context["tokens"] = player.api_tokens.order_by("-created_at")
         context["token_form"] = token_form or TokenCreateForm()
     return render(request, "accounts/profile.html", context, status=status)
@@ -105,6 +107,18 @@ def _render_profile(request, player, *, token_form=None, status=200):
 @login_required
 def my_profile(request):
     return redirect("accounts:profile", username=request.user.username)
+
+
+@login_required
+@require_POST
+def set_email(request):
+    """Change (or clear) the address notices are e-mailed to."""
+    form = EmailForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        return _render_profile(request, request.user, email_form=form, status=400)
+    form.save()
+    messages.success(request, gettext("Your e-mail address is saved."))
+    return redirect("accounts:my_profile")
 
 
 @login_required
@@ -171,11 +185,7 @@ def set_theme(request):
     this site, and to the lobby otherwise.
     """
     form = ThemeForm(request.POST)
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        back = "/"
+    back = page_to_return_to(request, "/")
     if not form.is_valid():
         context = {"message": form.errors["theme"][0], "back": back}
         return render(request, "accounts/theme_refused.html", context, status=400)

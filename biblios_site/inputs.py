@@ -1,5 +1,5 @@
 """Reading what a request carries, the same strict way in every app: whole numbers from forms and
-query strings, and the path converters of the URL conf.
+query strings, the page a form goes back to, and the path converters of the URL conf.
 
 Python's `int()` is no parser for what a stranger sends: it refuses '²' (which `str.isdigit()`
 passes) and numbers of over 4300 digits with a ValueError, and a number beyond a 64-bit column
@@ -8,9 +8,12 @@ refuses NUL in text the same way, so no path parameter may hold one (form fields
 it: Django's CharField has `ProhibitNullCharactersValidator`).
 """
 
+import re
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.urls import register_converter
+from django.utils.http import url_has_allowed_host_and_scheme
 
 # The largest value a 64-bit integer column (every id here) holds.
 MAX_ID = 2**63 - 1
@@ -22,6 +25,21 @@ def whole_number(raw, *, minimum: int = 0, maximum: int = MAX_ID) -> int | None:
         return forms.IntegerField(min_value=minimum, max_value=maximum).clean(raw)
     except ValidationError:
         return None
+
+
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def page_to_return_to(request, default: str) -> str:
+    """The form's `next`, when it is a page of this site, else `default`: never another site
+    (an open redirect), and never a value a Location header cannot carry (a newline was a 500)."""
+    back = request.POST.get("next", "")
+    if not back.startswith("/") or CONTROL_CHARACTERS.search(back):
+        return default
+    safe = url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return back if safe else default
 
 
 class IdField(forms.IntegerField):

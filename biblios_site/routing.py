@@ -4,7 +4,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.urls import path, re_path
 
-from games.consumers import GameConsumer, LobbyConsumer
+from games.consumers import GameConsumer, LobbyConsumer, NavConsumer
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
@@ -18,6 +18,7 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/me/", NavConsumer.as_asgi()),
 ]
 
 if settings.BENCHMARK_ECHO:

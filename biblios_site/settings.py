@@ -19,14 +19,26 @@ Everything that differs between a laptop and production comes from the environme
   RATE_LIMIT_LOGINS (log-in attempts per IP address, 20/60), RATE_LIMIT_SIGNUPS (accounts
   per IP address, 10/3600), RATE_LIMIT_REPORTS (reports per reporter, 10/3600),
   RATE_LIMIT_REPORTS_PER_PLAYER (per reporter and reported player, 3/3600), RATE_LIMIT_RESYNCS
-  (full boards asked for per socket, 10/10). MAX_OPEN_TABLES_PER_USER (default 3): tables one
+  (full boards asked for per socket, 10/10), RATE_LIMIT_FRIEND_REQUESTS (new friend requests
+  per user, 20/3600). MAX_OPEN_TABLES_PER_USER (default 3): tables one
   host may have waiting to start. LOGIN_FAILURE_LIMIT (default 5) wrong passwords for one
   username from one IP address lock that pair out for LOGIN_COOLOFF_S (default 900) seconds
   (django-axes).
 - STATIC_ROOT: where `collectstatic` writes the files whitenoise serves (default staticfiles/).
 - MAX_INFLIGHT_REQUESTS (default 32): HTTP requests one worker serves at once; beyond that it
   answers 503 with Retry-After (SHED_RETRY_AFTER_S, default 1) at once (games/overload.py).
+- E-mail (notifications/): EMAIL_URL (SMTP server as a URL, e.g.
+  smtp+tls://user:password@smtp.example.com:587; unset: the console under DEBUG, else
+  localhost:25), DEFAULT_FROM_EMAIL, EMAIL_TIMEOUT (seconds, default 10); SITE_URL (the
+  site's https address, for links in e-mails and pushes; in production by default https on
+  the first of ALLOWED_HOSTS); NOTIFY_POLL_S (default 1): how often
+  each worker sends what the outbox holds (docs/notifications.md).
 - BENCHMARK_ECHO: mounts the load benchmark's bare echo socket (never in production).
+- VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT (a mailto: or https: contact for the
+  push services): Web Push (webpush/). `manage.py generate_vapid_keys` prints a key pair. With
+  any of them unset push is off (no device can subscribe, nothing is sent); the site runs.
+  PUSH_SERVICE_HOSTS: the push services a subscription may point at (default: Google's,
+  Mozilla's, Apple's, Microsoft's); MAX_PUSH_SUBSCRIPTIONS_PER_USER (default 10) devices.
 """
 
 from datetime import timedelta
@@ -74,9 +86,15 @@ INSTALLED_APPS = [
     # Counts failed log-ins and locks out (username, IP address) pairs (AXES_* below).
     "axes",
     "accounts",
+    # Friend requests, friendships and blocks (a platform app below games).
+    "friends",
     "games",
     *GAME_KINDS,
     "ratings",
+    # What users are told (in the site, by e-mail, by push) and the outbox that sends it.
+    "notifications",
+    # Browser push subscriptions and sending (VAPID_* below).
+    "webpush",
 ]
 
 MIDDLEWARE = [
@@ -114,6 +132,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.theme",
                 "games.context_processors.your_turn",
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -192,6 +211,56 @@ else:
 
 BENCHMARK_ECHO = env.bool("BENCHMARK_ECHO", default=False)
 
+# E-mail (notifications/, issue 19): EMAIL_URL names the SMTP server, e.g.
+# smtp+tls://user:password@smtp.example.com:587 (django-environ's email_url); unset, e-mails
+# are printed on the console under DEBUG (`make run`) and go to SMTP on localhost:25 otherwise.
+# The tests use Django's in-memory outbox. SITE_URL is the site's address for the links in
+# e-mails and pushes; the outbox is polled every NOTIFY_POLL_S by each daphne worker.
+if "EMAIL_URL" in env:
+    globals().update(env.email_url("EMAIL_URL"))
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Biblios Online <noreply@localhost>")
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# In production without SITE_URL: https on the first of ALLOWED_HOSTS (never a link to localhost).
+SITE_URL = env.str(
+    "SITE_URL",
+    default=f"https://{ALLOWED_HOSTS[0]}"
+    if not DEBUG and ALLOWED_HOSTS and ALLOWED_HOSTS[0] != "*"
+    else "http://localhost:8000",
+)
+NOTIFY_POLL_S = env.float("NOTIFY_POLL_S", default=1.0)
+
+# Web Push (webpush/): the application server's P-256 key pair, base64url (the raw 65-byte public
+# point the browser subscribes with, the raw 32-byte private number), and the contact the push
+# services may write to. All three or none: without them push is off, not broken.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")
+if any((VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT)) and not (
+    VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY and VAPID_SUBJECT.startswith(("mailto:", "https:"))
+):
+    raise ImproperlyConfigured(
+        "Web Push needs VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (mailto: or "
+        "https:) together; unset all three to turn push off."
+    )
+# The server POSTs to whatever endpoint a browser subscribed with, so only the browsers' push
+# services are accepted (a leading dot: any subdomain), never an address inside our network;
+# with DEBUG on, also http://127.0.0.1 and localhost (the tests' push service).
+PUSH_SERVICE_HOSTS = env.list(
+    "PUSH_SERVICE_HOSTS",
+    default=[
+        "fcm.googleapis.com",  # Chrome and most Chromium browsers
+        "updates.push.services.mozilla.com",  # Firefox
+        "web.push.apple.com",  # Safari
+        ".notify.windows.com",  # Edge
+    ],
+)
+# Devices one account may subscribe (each a row, and a message per notice).
+MAX_PUSH_SUBSCRIPTIONS_PER_USER = env.int("MAX_PUSH_SUBSCRIPTIONS_PER_USER", default=10)
+if MAX_PUSH_SUBSCRIPTIONS_PER_USER < 1:
+    raise ImproperlyConfigured("MAX_PUSH_SUBSCRIPTIONS_PER_USER must be at least 1")
+
 # Load shedding (games/overload.py): a worker admits this many HTTP requests at once and
 # answers the rest 503 with Retry-After, instead of queueing them until they time out.
 MAX_INFLIGHT_REQUESTS = env.int("MAX_INFLIGHT_REQUESTS", default=32)
@@ -221,6 +290,7 @@ RATE_LIMITS = {
     "report": env.str("RATE_LIMIT_REPORTS", default="10/3600"),
     "report_pair": env.str("RATE_LIMIT_REPORTS_PER_PLAYER", default="3/3600"),
     "resync": env.str("RATE_LIMIT_RESYNCS", default="10/10"),
+    "friend_request": env.str("RATE_LIMIT_FRIEND_REQUESTS", default="20/3600"),
 }
 for _scope, _rate in RATE_LIMITS.items():
     _count, _, _seconds = _rate.partition("/")

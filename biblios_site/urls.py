@@ -7,8 +7,12 @@ from django.urls import include, path
 urlpatterns = [
     path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
+    path("friends/", include("friends.urls")),
+    path("notifications/", include("notifications.urls")),
     path("", include("ratings.urls")),
     path("api/", include("games.api_urls")),
+    # Push subscriptions, the web manifest, the service worker (root scope), the offline page.
+    path("", include("webpush.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -15,9 +15,11 @@ The rule, as a game site with private tables usually has it:
   ticket only if spectators are allowed; otherwise only the players and staff watch (staff as
   spectators, with no hidden card; every hand only by `sees_other_seats`).
 - Taking a free seat: any logged-in user at a public table, only invite holders at a private
-  one (staff too: moderating a table is not playing at it). Whether the table is still open
-  and has a free seat is the services' business (409), not access (403). Acting in a seat:
-  its player, while their account is active (whether the game runs is, again, the services').
+  one (staff too: moderating a table is not playing at it); at a table for the host's friends
+  only, only the host's friends (`friends.selectors`), invite or not. Whether the table is
+  still open and has a free seat is the services' business (409), not access (403). Acting in
+  a seat: its player, while their account is active (whether the game runs is, again, the
+  services').
 - Chat: players talk in the players' channel, watchers in the spectators'; everyone who reads
   one reads both once the game is over. Posting needs a logged-in account.
 - A finished game's record (replay, export) is history: it reads wherever the table shows.
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext
 
+from friends import selectors as friendships
 from games.models import ChatMessage, Game
 
 # The session key holding the ids of the games whose invite link a browser followed.
@@ -133,9 +136,30 @@ def may_see(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
 # ------------------------------------------------------------------------------- acting
 
 
+def join_refusal(game: Game, user, *, invited: bool = False) -> str | None:
+    """Why the visitor may not take a free seat, or None (whether the table is open and has a
+    seat free is the services')."""
+    if _person(user) is None:
+        return gettext("log in to join a table")
+    if game.private and not invited:
+        return gettext("this table is private: use its invite link")
+    return friends_only_refusal(game, user)
+
+
 def may_join(game: Game, user, *, invited: bool = False) -> bool:
     """Whether the visitor may take a free seat (the table open, a seat free: see services)."""
-    return _person(user) is not None and (not game.private or invited)
+    return join_refusal(game, user, invited=invited) is None
+
+
+def friends_only_refusal(game: Game, user) -> str | None:
+    """Why `user` may not sit at a table for the host's friends only (None: the table is for
+    everyone, or `user` is its host or a friend of the host). The services ask it on every
+    seating, the invite link's and a rematch's included."""
+    if not game.friends_only or getattr(user, "pk", None) == game.host_id:
+        return None
+    if friendships.are_friends(game.host, user):
+        return None
+    return gettext("this table is for the host's friends only")
 
 
 def may_play(game: Game, user, *, seat=_LOOK_UP) -> bool:

@@ -278,6 +278,14 @@ class MuteForm(ReasonForm):
     )
 
 
+class MessageForm(ReasonForm):
+    message = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 5}),
+        max_length=2000,
+        help_text="What the user reads, as written, in the site and by e-mail or push.",
+    )
+
+
 class MutedFilter(admin.SimpleListFilter):
     title = "muted"
     parameter_name = "muted"
@@ -311,7 +319,7 @@ class UserAdmin(BaseUserAdmin):
     list_display = ("username", "display_name", "email", "is_active", "muted_until", "is_staff")
     list_filter = (*BaseUserAdmin.list_filter, MutedFilter)
     search_fields = (*BaseUserAdmin.search_fields, "display_name")
-    actions = ["ban_users", "unban_users", "mute_users", "unmute_users"]
+    actions = ["ban_users", "unban_users", "mute_users", "unmute_users", "message_users"]
 
     @admin.display(description="Games")
     def games(self, user):
@@ -341,7 +349,7 @@ class UserAdmin(BaseUserAdmin):
 
     def _act(self, request, queryset, title, service, form_class=ReasonForm):
         def do(user, data):
-            extra = [data["period"]] if "period" in data else []
+            extra = [data[name] for name in ("period", "message") if name in data]
             service(user.pk, request.user, *extra, data["reason"])
 
         return reason_step(self, request, queryset, title=title, do=do, form_class=form_class)
@@ -361,3 +369,7 @@ class UserAdmin(BaseUserAdmin):
     @admin.action(description="Unmute the selected users")
     def unmute_users(self, request, queryset):
         return self._act(request, queryset, "unmute users", moderation.unmute_user)
+
+    @admin.action(description="Send the selected users a message from the moderators")
+    def message_users(self, request, queryset):
+        return self._act(request, queryset, "message users", moderation.message_user, MessageForm)

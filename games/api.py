@@ -11,9 +11,14 @@ from django.http import JsonResponse
 
 from biblios_site import errors, ratelimit
 from biblios_site.inputs import whole_number
+from friends import selectors as friendships
+from friends import services as friend_services
 from games import access, selectors, services
 from games.api_protocol import api_view, checked_fields, error, json_body
 from games.models import Game, Seat
+from notifications import selectors as notices
+from notifications import services as notice_services
+from notifications import texts as notice_texts
 
 LIST_STATUSES = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
 DEFAULT_LIMIT, MAX_LIMIT = 50, 100
@@ -24,6 +29,7 @@ TABLE_FIELDS = {
     "options": dict,  # the kind's options, checked by its options form (services.create_table)
     "private": bool,
     "spectators_allowed": bool,
+    "friends_only": bool,
     "turn_seconds": int,
     "bots": list,
     "rated": bool,
@@ -57,6 +63,7 @@ def table_json(game: Game, user) -> dict:
         "options": dict(game.options),
         "private": game.private,
         "spectators_allowed": game.spectators_allowed,
+        "friends_only": game.friends_only,
         "host": str(game.host),
         "seats": [_seat_json(seat) for seat in game.seats.all()],
         "seat": _my_seat(game, user),
@@ -108,7 +115,8 @@ def tables(request):
     if status not in LIST_STATUSES:
         raise errors.BadRequest(f"status must be one of {', '.join(LIST_STATUSES)}")
     limit = _limit(request.GET.get("limit", str(DEFAULT_LIMIT)))
-    visible = Q(private=False) | Q(pk__in=Seat.objects.filter(user=request.user).values("game"))
+    seated = Q(pk__in=Seat.objects.filter(user=request.user).values("game"))
+    visible = selectors.listed_to(request.user) | seated
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
     found = (
         Game.objects.filter(visible, status=status)
@@ -139,10 +147,24 @@ def join_table(request, game_id: int):
     data = checked_fields(json_body(request, optional=True), {"invite_code": str})
     game = _seated_game(game_id)
     code = data.get("invite_code") or request.GET.get("invite")
-    if not access.may_join(game, request.user, invited=access.holds_invite(game, code=code)):
+    invited = access.holds_invite(game, code=code)
+    if game.private and not invited:
         raise errors.NotAllowed("this table is private: join it with its invite code")
+    if refusal := access.join_refusal(game, request.user, invited=invited):
+        raise errors.NotAllowed(refusal)
     services.join_table(game.pk, request.user)
     return JsonResponse(table_json(_seated_game(game.pk), request.user))
+
+
+@api_view("POST")
+def invite_friend(request, game_id: int):
+    """A seated player invites a friend (by username) to the open table: they are notified."""
+    data = checked_fields(json_body(request), {"username": str})
+    friend = friendships.player_named(data.get("username"))
+    if friend is None:
+        raise errors.NotFound("send the username of one of your friends")
+    services.invite_friend(game_id, request.user, friend)
+    return JsonResponse(table_json(_seated_game(game_id), request.user))
 
 
 @api_view("POST")
@@ -212,6 +234,28 @@ def game_actions(request, game_id: int):
     )
 
 
+@api_view("GET")
+def your_turn(request):
+    """The games waiting on the caller's move, the most urgent first (the "Your turn" page)."""
+    games = selectors.your_turn_games(request.user)
+    return JsonResponse({"count": len(games), "games": [_waiting_json(g, request) for g in games]})
+
+
+def _waiting_json(game: Game, request) -> dict:
+    seats = list(game.seats.all())
+    deadline = game.due_at if game.turn_seconds else None
+    return {
+        "id": game.pk,
+        "kind": game.kind,
+        "variant": game.variant,
+        "version": game.version,
+        "seat": _my_seat(game, request.user),
+        "opponents": [seat.display_name for seat in seats if seat.user_id != request.user.pk],
+        "turn_seconds": game.turn_seconds,
+        "turn_deadline": _iso(deadline),
+    }
+
+
 def _iso(moment) -> str | None:
     return moment.isoformat() if moment else None
 
@@ -230,6 +274,101 @@ def take_seat_back(request, game_id: int):
     checked_fields(json_body(request, optional=True), {})
     services.take_seat_back(game_id, request.user)
     return JsonResponse(table_json(_seated_game(game_id), request.user))
+
+
+# -------------------------------------------------------------------------------- friends
+
+FRIEND_ACTIONS = {
+    "request": friend_services.send_request,
+    "accept": friend_services.accept,
+    "refuse": friend_services.refuse,
+    "cancel": friend_services.cancel,
+    "remove": friend_services.remove_friend,
+    "block": friend_services.block,
+    "unblock": friend_services.unblock,
+}
+
+
+def _player_json(user) -> dict:
+    return {"username": user.username, "name": str(user)}
+
+
+@api_view("GET")
+def friends(request):
+    """My friends, the requests waiting for my answer and for theirs, and whom I blocked."""
+    me = request.user
+    return JsonResponse(
+        {
+            "friends": [_player_json(friend) for friend in friendships.friends_of(me)],
+            "incoming": [_player_json(row.sender) for row in friendships.incoming_requests(me)],
+            "outgoing": [_player_json(row.receiver) for row in friendships.outgoing_requests(me)],
+            "blocked": [_player_json(row.blocked) for row in friendships.blocked_users(me)],
+        }
+    )
+
+
+@api_view("POST")
+def friend_action(request, username: str, action: str):
+    """One of FRIEND_ACTIONS on the player `username`; answers what they are to me now."""
+    checked_fields(json_body(request, optional=True), {})
+    if action not in FRIEND_ACTIONS:
+        raise errors.NotFound(f"there is no API endpoint /api/friends/<username>/{action[:40]}")
+    other = friendships.player_named(username)
+    if other is None:
+        raise errors.NotFound(f"there is no player {username[:40]!r}")
+    FRIEND_ACTIONS[action](request.user, other)
+    return JsonResponse(
+        {**_player_json(other), "relation": friendships.relation(request.user, other)}
+    )
+
+
+# -------------------------------------------------------------------------- notifications
+
+
+@api_view("GET")
+def notifications(request):
+    """The caller's notifications, newest first (`?limit=`), and how many are unread."""
+    limit = _limit(request.GET.get("limit", str(DEFAULT_LIMIT)))
+    rows = notices.latest(request.user, limit=limit)
+    return JsonResponse(
+        {
+            "unread": notices.unread_count(request.user),
+            "notifications": [_notification_json(row) for row in rows],
+        }
+    )
+
+
+def _notification_json(notification) -> dict:
+    """One notification, its texts in the reader's profile language (as its e-mail)."""
+    text = notice_texts.render(notification)
+    return {
+        "id": notification.pk,
+        "event": notification.event,
+        "game": notification.game_id,
+        "actor": str(notification.actor) if notification.actor_id else None,
+        "title": text.title,
+        "body": text.body,
+        "url": text.url,
+        "created_at": notification.created_at.isoformat(),
+        "read": notification.read_at is not None,
+    }
+
+
+@api_view("POST")
+def notifications_read(request):
+    """Mark notifications read: `{"ids": [...]}`, or every one with `{"all": true}`."""
+    data = checked_fields(json_body(request), {"ids": list, "all": bool})
+    if data.get("all") is True and "ids" not in data:
+        changed = notice_services.mark_read(request.user)
+    elif "ids" in data and "all" not in data:
+        ids = data["ids"]
+        wrong = [i for i in ids if isinstance(i, bool) or whole_number(i) is None]
+        if len(ids) > MAX_LIMIT or wrong or not all(isinstance(i, int) for i in ids):
+            raise errors.BadRequest(f"ids must be a list of at most {MAX_LIMIT} notification ids")
+        changed = notice_services.mark_read(request.user, ids)
+    else:
+        raise errors.BadRequest('send {"ids": [<notification id>, ...]} or {"all": true}')
+    return JsonResponse({"marked": changed, "unread": notices.unread_count(request.user)})
 
 
 @api_view("GET", "POST", "PUT", "PATCH", "DELETE")

@@ -2,7 +2,8 @@
 
 Players talk in their channel; spectators in theirs, which players do not see until the game
 is over (so watchers cannot pass them hints): who reads which is `games.access.chat_channels`.
-Pushes are hints like the board's: each socket re-reads the channels its user may see.
+Pushes are hints like the board's: each socket re-reads the channels its user may see, without
+the messages of the users its reader blocked (`recent`).
 """
 
 import datetime
@@ -15,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from biblios_site import errors, ratelimit
+from friends import selectors as friendships
 from games import access, broadcast
 from games.models import ChatMessage, Game, ModerationAction, Report
 
@@ -23,8 +25,13 @@ SHOWN = 50  # newest messages shown per channel
 Channel = ChatMessage.Channel
 
 
-def recent(game: Game, channel: str) -> list[ChatMessage]:
+def recent(game: Game, channel: str, reader=None) -> list[ChatMessage]:
+    """The channel's newest messages as `reader` reads them: without those of the users they
+    blocked (everyone else still reads them)."""
     newest = game.chat_messages.filter(channel=channel).select_related("user")
+    blocked = friendships.blocked_ids(reader)
+    if blocked:
+        newest = newest.exclude(user_id__in=blocked)
     return list(newest.order_by("-created_at", "-pk")[:SHOWN])[::-1]
 
 

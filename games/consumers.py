@@ -26,6 +26,8 @@ from accounts.models import ApiToken
 from biblios_site import errors, ratelimit
 from games import access, broadcast, live_regions, presence, rendering, selectors, services
 from games.models import Game
+from notifications import live
+from notifications import selectors as notices
 
 CLOSE_BAD_FRAMES = 4400
 CLOSE_UNAUTHENTICATED = 4401
@@ -407,3 +409,55 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     @in_reader_language
     def _render_lobby(self, user) -> str:
         return rendering.lobby_html(user)
+
+
+class NavConsumer(AsyncWebsocketConsumer):
+    """`ws/me/`: the navigation's counts ("Your turn", unread notifications) of a logged-in
+    reader, opened by every page of theirs (templates/base.html) and pushed whenever a commit
+    changes one of them (`notifications.live`), as out-of-band swaps (issue 19). It sends its
+    counts on connect too, so a page from the browser's cache is put right at once. Frames
+    from the page are ignored; logging out closes it like the game sockets."""
+
+    async def connect(self):
+        await self.accept()
+        self.user = self.scope.get("user")
+        session_key = getattr(self.scope.get("session"), "session_key", None)
+        if self.user is None or not self.user.is_authenticated or not session_key:
+            self.user = None
+            await self.close(CLOSE_UNAUTHENTICATED)
+            return
+        self.groups_joined = [
+            live.nav_group(self.user.pk),
+            credentials.session_group(session_key),
+        ]
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.nav_changed({})
+
+    async def disconnect(self, code):
+        if self.user is None:
+            return
+        for group in self.groups_joined:
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """Nothing to ask this socket (htmx's ws extension sends only what a form asks)."""
+
+    async def nav_changed(self, event):
+        await self.send(text_data=await database_sync_to_async(self._render_counts)())
+
+    async def credentials_ended(self, event):
+        """The login session this socket was opened with ended (logged out)."""
+        await self.disconnect(CLOSE_UNAUTHENTICATED)
+        self.user = None
+        await self.close(CLOSE_UNAUTHENTICATED)
+
+    @in_reader_language
+    def _render_counts(self) -> str:
+        return render_to_string(
+            "_nav_counts.html",
+            {
+                "your_turn_count": selectors.your_turn_count(self.user),
+                "notification_count": notices.unread_count(self.user),
+            },
+        )

@@ -121,6 +121,11 @@ class TableForm(forms.Form):
     spectators_allowed = forms.BooleanField(
         required=False, initial=True, label=gettext_lazy("Allow spectators")
     )
+    friends_only = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Friends of the host only"),
+        help_text=gettext_lazy("Only your friends may join; the lobby lists it to them alone."),
+    )
     turn_seconds = forms.TypedChoiceField(
         label=gettext_lazy("Turn time"),
         choices=turn_time_choices,

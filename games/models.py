@@ -12,6 +12,12 @@ from django.utils.translation import gettext, pgettext_lazy
 
 from games.kinds import registry
 
+# A table's time per move: live (30 s, 1 min, 3 min) or turn-based, for games played a move a
+# day or so (12 h, 24 h, 72 h); None (no timer) for friendly games.
+LIVE_TURN_SECONDS = (30, 60, 180)
+TURN_BASED_SECONDS = (12 * 3600, 24 * 3600, 72 * 3600)
+TURN_SECONDS = LIVE_TURN_SECONDS + TURN_BASED_SECONDS
+
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
@@ -39,6 +45,9 @@ class Game(models.Model):
     options = models.JSONField(default=dict, blank=True)
     private = models.BooleanField(default=False, help_text="Only reachable by invite link.")
     spectators_allowed = models.BooleanField(default=True)
+    friends_only = models.BooleanField(
+        default=False, help_text="Only the host's friends may join (and see it in the lobby)."
+    )
     invite_code = models.CharField(max_length=24, unique=True, default=new_invite_code)
     seed = models.BigIntegerField(default=new_seed)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
@@ -76,6 +85,12 @@ class Game(models.Model):
 
     def __str__(self):
         return f"Game {self.pk} ({self.variant_name}, {self.num_players} players)"
+
+    @property
+    def turn_based(self) -> bool:
+        """Played a move every few hours or days: its players are told when it is their turn,
+        and hop between such games."""
+        return self.turn_seconds in TURN_BASED_SECONDS
 
     @property
     def variant_name(self) -> str:
@@ -245,6 +260,7 @@ class ModerationAction(models.Model):
         ABORT_GAME = "abort_game", "Aborted game"
         HIDE_MESSAGE = "hide_message", "Hid a chat message"
         RESOLVE_REPORT = "resolve_report", "Resolved a report"
+        MESSAGE = "message", "Sent a message"
 
     moderator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_done"

@@ -15,6 +15,8 @@ from biblios_site import errors
 from games import broadcast, services
 from games.kinds import registry
 from games.models import Game, ModerationAction
+from notifications.models import Notification
+from notifications.services import notify
 
 MUTE_PERIODS = {
     "1h": ("1 hour", datetime.timedelta(hours=1)),
@@ -104,6 +106,30 @@ def unmute_user(user_id: int, moderator, reason: str):
         user.muted_until = None
         user.save(update_fields=["muted_until"])
         _record(moderator, ModerationAction.Kind.UNMUTE, reason, user=user)
+    return user
+
+
+def message_user(user_id: int, moderator, message: str, reason: str):
+    """Send a user a message from the moderators (issue 19): a notification, in the site and
+    as they chose by e-mail and push, with the moderator's own words; the reason is logged."""
+    reason = _checked(moderator, reason)
+    message = (message or "").strip()
+    if not message:
+        raise errors.ServiceError("write the message")
+    with transaction.atomic():
+        user = _target(user_id, moderator)
+        if not user.is_active:
+            raise errors.Conflict(f"{user} is banned: they would never read it")
+        action = _record(
+            moderator, ModerationAction.Kind.MESSAGE, reason, user=user, message=message
+        )
+        notify(
+            user,
+            Notification.Event.MODERATOR,
+            actor=moderator,
+            text=message,
+            cause=f"m{action.pk}",
+        )
     return user
 
 

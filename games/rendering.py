@@ -103,7 +103,7 @@ def chat_context(game: Game, user, *, invited: bool = False, error: str = "") ->
             {
                 "channel": channel,
                 "label": chat.Channel(channel).label,
-                "messages": chat.recent(game, channel),
+                "messages": chat.recent(game, channel, user),
             }
             for channel in channels
         ],
@@ -208,6 +208,9 @@ def waiting_context(game: Game, user, *, oob: bool, origin: str = "") -> dict:
         "seats": seats,
         "free_seats": game.num_players - len(seats),
         "seated": seated,
+        # Who I may invite (my friends not seated), or why I may not sit at a friends-only table.
+        "invitable": selectors.invitable_friends(game, user, seats) if seated else [],
+        "friends_only_refusal": None if seated else access.friends_only_refusal(game, user),
         "is_host": user.is_authenticated and game.host_id == user.pk,
         "user": user,
         "oob": oob,
@@ -237,14 +240,16 @@ def _mark_bots(players: list[dict], seats: list) -> None:
 def _turn(game: Game, user, view: dict, players: list[dict], seats: list) -> dict:
     """The turn clock (from the server's deadline), who a bot stands in for, which of the
     kind's bots (its `stand_in`) plays a seat whose player leaves, and, when this game does not
-    wait on the reader, the next one that does."""
+    wait on the reader (nor holds them in a live game), the next one that does."""
     _mark_bots(players, seats)
     kind = registry.of(game)
     deadline = selectors.turn_deadline(game, seats, view["to_act"])
     mine = next((seat for seat in seats if seat.position == view["seat"]), None)
     left = max(0, math.ceil((deadline - timezone.now()).total_seconds())) if deadline else 0
     on_turn = bool(mine and not mine.bot_level and mine.position in view["to_act"])
-    waiting = [] if on_turn else _other_games_waiting(game, user)
+    # A live game's player waits seconds for their turn: no link away (nor its query per push).
+    playing_live = bool(mine and game.status == "active" and not game.turn_based)
+    waiting = [] if on_turn or playing_live else _other_games_waiting(game, user)
     return {
         "deadline": deadline,
         "seconds_left": left,

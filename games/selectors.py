@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
-from django.db.models import Count, F, Prefetch
+from django.db.models import Case, Count, F, Prefetch, Q, Value, When
 from django.utils.translation import gettext
 
 from biblios_site import errors
+from friends import selectors as friendships
 from games import access
 from games.kinds import registry
 from games.models import Game, Move, Seat
@@ -42,17 +43,34 @@ def turn_deadline(game: Game, seats, to_act: list[int]) -> datetime | None:
     return game.due_at if acting is not None and not acting.bot_level else None
 
 
+def listed_to(user, friend_ids: set[int] | None = None) -> Q:
+    """The public tables the lobby and the API list to `user`: a table for the host's friends
+    only is listed to the host and their friends alone (`friend_ids`: the user's friends, when
+    the caller has read them)."""
+    hosts = friendships.friend_ids(user) if friend_ids is None else set(friend_ids)
+    if getattr(user, "is_authenticated", False):
+        hosts.add(user.pk)
+    return Q(private=False) & (Q(friends_only=False) | Q(host_id__in=hosts))
+
+
 def lobby_tables(user) -> dict:
-    """The lobby's lists: open public tables, public games in progress, and my tables."""
-    public = Game.objects.filter(private=False).select_related("host")
+    """The lobby's lists: open public tables (my friends' first), public games in progress,
+    and my tables; friends-only tables only where I am the host's friend."""
+    friend_ids = friendships.friend_ids(user)
+    public = Game.objects.filter(listed_to(user, friend_ids)).select_related("host")
     public = public.annotate(taken=Count("seats"))
+    open_tables = public.filter(status=Game.Status.OPEN).order_by("-created_at")
+    if friend_ids:
+        by_friend = Case(When(host_id__in=friend_ids, then=Value(0)), default=Value(1))
+        open_tables = open_tables.order_by(by_friend, "-created_at")
     context = {
-        "open_tables": list(public.filter(status=Game.Status.OPEN).order_by("-created_at")[:50]),
+        "open_tables": list(open_tables[:50]),
         "games_in_progress": list(
             public.filter(status=Game.Status.ACTIVE).order_by("-started_at")[:50]
         ),
         "my_tables": [],
         "my_table_ids": set(),
+        "friend_ids": friend_ids,
         "user": user,
     }
     if getattr(user, "is_authenticated", False):
@@ -66,6 +84,17 @@ def lobby_tables(user) -> dict:
         context["my_tables"] = list(mine[:50])
         context["my_table_ids"] = {game.pk for game in context["my_tables"]}
     return context
+
+
+def invitable_friends(game: Game, user, seats) -> list:
+    """The friends `user` may invite to `game` (open, with `seats` read): not seated, and at a
+    table for the host's friends only, friends of the host too."""
+    if game.status != Game.Status.OPEN or len(seats) >= game.num_players:
+        return []
+    friends = friendships.friends_of(user).exclude(pk__in=[seat.user_id for seat in seats])
+    if game.friends_only and game.host_id != user.pk:
+        friends = friends.filter(pk__in=friendships.friend_ids(game.host))
+    return list(friends)
 
 
 def _waiting_on(user):

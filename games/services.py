@@ -26,15 +26,14 @@ from biblios_site.errors import (
     StaleVersion,
     TimeUp,
 )
+from friends import selectors as friendships
 from games import access, broadcast, selectors, signals
 from games.kinds import registry
-from games.models import Game, ModerationAction, Move, Seat
+from games.models import TURN_SECONDS, Game, ModerationAction, Move, Seat
+from notifications import live
+from notifications.models import Notification
+from notifications.services import notify
 
-# A table's time per move: live (30 s, 1 min, 3 min) or turn-based, for games played a move a
-# day or so (12 h, 24 h, 72 h); None (no timer) for friendly games.
-LIVE_TURN_SECONDS = (30, 60, 180)
-TURN_BASED_SECONDS = (12 * 3600, 24 * 3600, 72 * 3600)
-TURN_SECONDS = LIVE_TURN_SECONDS + TURN_BASED_SECONDS
 # A person who lets their time run out this many turns in a row is replaced by a bot (the
 # kind's `stand_in`, which also moves for them when their time runs out).
 TIMEOUTS_BEFORE_TAKEOVER = 3
@@ -51,6 +50,8 @@ class TableSettings:
     options: dict = field(default_factory=dict)
     private: bool = False
     spectators_allowed: bool = True
+    # Only the host's friends may join (and find it in the lobby).
+    friends_only: bool = False
     turn_seconds: int | None = None
     # Bot levels for the seats after the host's, in order; None or "" leaves a seat for people.
     bots: tuple = ()
@@ -108,6 +109,7 @@ def create_table(host, table: TableSettings) -> Game:
             options=options,
             private=table.private,
             spectators_allowed=table.spectators_allowed,
+            friends_only=table.friends_only,
             turn_seconds=table.turn_seconds,
             rated=_rated(table, bots),
         )
@@ -239,11 +241,14 @@ def _checked_bots(kind: registry.GameKind, table: TableSettings) -> list[str]:
 
 
 def join_table(game_id: int, user) -> Game:
-    """Take the first free seat of an open table."""
+    """Take the first free seat of an open table (a friends-only one: as a friend of the host,
+    by whatever door)."""
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.OPEN:
             raise Conflict(gettext("this game has already started"))
+        if refusal := access.friends_only_refusal(game, user):
+            raise NotAllowed(refusal)
         taken = list(game.seats.values_list("position", "user_id"))
         if any(user_id == user.pk for _, user_id in taken):
             raise Conflict(gettext("you are already seated at this table"))
@@ -298,6 +303,33 @@ def remove_player(game_id: int, host, *, user_id: int) -> Game:
     return game
 
 
+def invite_friend(game_id: int, inviter, friend) -> Game:
+    """A seated player invites a friend to the open table: `friend` gets an in-site
+    notification (and whatever deliveries they chose) with a join button.
+
+    Refused for someone not seated, a friend who is not one (blocking ends a friendship: a
+    blocked user is refused with the rest), a friend the table would not seat (friends of the
+    host only), and a table started or full."""
+    if not getattr(friend, "is_active", False):
+        raise NotFound(gettext("there is no such player"))
+    with transaction.atomic():
+        game = _locked(game_id)
+        if _seat_row(game, inviter) is None:
+            raise NotAllowed(gettext("only the table's players can invite to it"))
+        if game.status != Game.Status.OPEN:
+            raise Conflict(gettext("this game has already started"))
+        if friend.pk == inviter.pk or game.seats.filter(user=friend).exists():
+            raise Conflict(gettext("this player is seated at this table already"))
+        if friendships.blocked(inviter, friend) or not friendships.are_friends(inviter, friend):
+            raise NotAllowed(gettext("you can only invite your friends"))
+        if refusal := access.friends_only_refusal(game, friend):
+            raise NotAllowed(refusal)
+        if game.seats.count() >= game.num_players:
+            raise Conflict(gettext("this table is full"))
+        notify(friend, Notification.Event.INVITATION, game=game, actor=inviter)
+    return game
+
+
 def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
     """The host starts a full table; the first player is drawn from the seed (R2)."""
     with transaction.atomic():
@@ -326,7 +358,15 @@ def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
         game.started_at = now or timezone.now()
         game.due_at = _due_at(game, state, game.started_at)
         game.save(update_fields=["setup", "state", "version", "status", "started_at", "due_at"])
-        _mark_turn(game, engine.to_act(state))
+        _mark_turn(game, engine.to_act(state), actor=user)
+        if game.turn_based:  # the player to act is told it is their turn (`_mark_turn`)
+            others = game.seats.exclude(user=None).filter(on_turn=False).select_related("user")
+            notify(
+                [seat.user for seat in others],
+                Notification.Event.GAME_STARTED,
+                game=game,
+                actor=user,
+            )
         _after_commit(game, lobby=True)
     return game
 
@@ -508,8 +548,10 @@ def _reschedule(game: Game, seat: Seat, now: datetime) -> None:
     if seat.position in registry.of(game).engine.to_act(game.engine_state()):
         game.due_at = _due_at(game, game.engine_state(), now)
         game.save(update_fields=["due_at"])
-    game_id, version = game.pk, game.version
+    game_id, version, user_id = game.pk, game.version, seat.user_id
     transaction.on_commit(lambda: broadcast.game_changed(game_id, version, seats_changed=True))
+    if seat.on_turn:  # their "Your turn" count counts only the seats they play themselves
+        transaction.on_commit(lambda: live.counts_changed([user_id]))
 
 
 def _save_state(game: Game, state, *, previous_version: int, due_at: datetime | None) -> bool:
@@ -531,11 +573,40 @@ def _save_state(game: Game, state, *, previous_version: int, due_at: datetime | 
     return True
 
 
-def _mark_turn(game: Game, to_act) -> None:
+def _mark_turn(game: Game, to_act, *, actor=None) -> None:
     """Mark the seats the engine waits on (`to_act`; none once the game ends), in the
-    transaction that saves the state, so the "Your turn" list never needs a state replayed."""
+    transaction that saves the state, so the "Your turn" list never needs a state replayed.
+
+    A person the game now waits on who was not waited on already is told at a turn-based table
+    (never after their own move: a turn of several moves is one notice; nor the `actor` who
+    just started the game, on its page), and the navigations
+    whose "Your turn" count changed are redrawn after the commit (issue 19)."""
     waiting = list(to_act)
+    before = list(
+        game.seats.exclude(user=None)
+        .filter(Q(on_turn=True) | Q(position__in=waiting))
+        .values_list("position", "user_id", "on_turn", "bot_level")
+    )
     game.seats.update(on_turn=Q(position__in=waiting) if waiting else False)  # no empty IN ()
+    newly = [
+        user
+        for position, user, on_turn, bot_level in before
+        if position in waiting and not on_turn and not bot_level
+    ]
+    told = []
+    if newly and game.turn_based:
+        people = get_user_model().objects.filter(pk__in=newly)
+        told = [
+            notice.recipient_id
+            for notice in notify(people, Notification.Event.YOUR_TURN, game=game, actor=actor)
+        ]
+    changed = [
+        user
+        for position, user, on_turn, _ in before
+        if on_turn != (position in waiting) and user not in told  # notify redraws theirs
+    ]
+    if changed:
+        transaction.on_commit(lambda: live.counts_changed(changed))
 
 
 def state_hash(game: Game, state) -> str:
@@ -583,6 +654,13 @@ def record_places(game: Game) -> None:
         seat.won = seat.position in winners
     Seat.objects.bulk_update(seats, ["place", "won"])
     signals.game_finished.send(sender=Game, game=game)
+    if game.turn_based:  # its players hear of the end, but not from their own last move
+        last = game.moves.order_by("-seq").first()
+        mover = None
+        if last is not None and last.played_by == Move.PlayedBy.PLAYER:
+            mover = next((seat.user for seat in seats if seat.position == last.seat), None)
+        people = [seat.user for seat in seats if seat.user_id is not None]
+        notify(people, Notification.Event.GAME_FINISHED, game=game, actor=mover)
 
 
 def _after_commit(game: Game, *, lobby: bool) -> None:
@@ -600,7 +678,7 @@ REMATCH_OFFER_SECONDS = 6 * 3600
 
 def rematch(game_id: int, user) -> Game:
     """Play again with the same players: a new table like the finished one (kind, variant,
-    options, seat count, turn time, privacy, bot seats), the requester seated.
+    options, seat count, turn time, privacy, friends only, bot seats), the requester seated.
 
     The first player to ask opens it; every later request (the others' one-click join) seats
     the asker at that same table instead of opening another. The link from the old game to its
@@ -626,11 +704,16 @@ def rematch(game_id: int, user) -> Game:
             options=dict(game.options),
             private=game.private,
             spectators_allowed=game.spectators_allowed,
+            friends_only=game.friends_only,
             turn_seconds=game.turn_seconds,
             bots=tuple(bots.values_list("bot_level", flat=True)),
             rated=game.rated,
         )
         new_game = create_table(user, table)
+        others = game.seats.exclude(user=None).exclude(user=user).select_related("user")
+        notify(
+            [seat.user for seat in others], Notification.Event.REMATCH, game=new_game, actor=user
+        )
         cache.set(selectors.rematch_key(game.pk), new_game.pk, REMATCH_OFFER_SECONDS)
         # News for the old page at the same version: its players now see the offer.
         transaction.on_commit(

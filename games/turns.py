@@ -35,6 +35,7 @@ from biblios_site import errors
 from games import selectors, services
 from games.kinds import registry
 from games.models import Game
+from notifications import sending
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +112,10 @@ _running: list[asyncio.Task] = []  # keeps the task referenced for the process's
 
 
 def start_with_daphne() -> None:
-    """Start the worker on daphne's event loop once its reactor runs; nothing outside daphne."""
+    """Start the worker on daphne's event loop once its reactor runs; nothing outside daphne.
+
+    The notifications' outbox sender runs beside it as a task of its own (issue 19), so a slow
+    mail or push server never holds up a bot's move."""
     if not settings.TURN_WORKER or "daphne.server" not in sys.modules:
         return
     from daphne.server import twisted_loop
@@ -119,5 +123,6 @@ def start_with_daphne() -> None:
 
     def start():
         _running.append(twisted_loop.create_task(run_forever()))
+        _running.append(twisted_loop.create_task(sending.run_forever()))
 
     reactor.callWhenRunning(start)

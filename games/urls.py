@@ -3,7 +3,7 @@
 from django.urls import path
 
 from biblios_site import inputs  # noqa: F401 (registers the <text:…> path converter)
-from games import chat_views, history_views, rules_views, views
+from games import chat_views, history_views, learn_views, rules_views, views
 
 urlpatterns = [
     path("", views.lobby, name="home"),
@@ -16,7 +16,13 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
     path("games/<int:game_id>/remove/", views.remove_player, name="game_remove_player"),
     path("games/<int:game_id>/start/", views.start, name="game_start"),
+    path("games/<int:game_id>/invite/", views.invite_friend, name="game_invite_friend"),
     path("games/<int:game_id>/rematch/", views.rematch, name="game_rematch"),
+    path("learn/", learn_views.index, name="learn"),
+    path("learn/<str:kind>/", learn_views.lesson, name="learn_lesson"),
+    path("learn/<str:kind>/act/", learn_views.act, name="learn_act"),
+    path("learn/<str:kind>/restart/", learn_views.restart, name="learn_restart"),
+    path("learn/<str:kind>/scoring/", learn_views.scoring, name="learn_scoring"),
     path("rules/", rules_views.rules, name="rules"),
     path("rules/<str:kind>/", rules_views.rules, name="rules"),
     path("rules/<str:kind>/<str:variant>/", rules_views.rules, name="rules"),

@@ -5,6 +5,7 @@ works as a plain POST (`request.htmx` decides between a fragment and a redirect)
 """
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -161,8 +162,8 @@ def _table_action(request, game_id: int, do):
 def join(request, game_id: int):
     def do():
         game = get_object_or_404(Game, pk=game_id)
-        if not access.may_join(game, request.user, invited=_invited(request, game)):
-            raise errors.NotAllowed(gettext("this table is private: use its invite link"))
+        if refusal := access.join_refusal(game, request.user, invited=_invited(request, game)):
+            raise errors.NotAllowed(refusal)
         services.join_table(game_id, request.user)
         return _game_url(game_id)
 
@@ -186,6 +187,22 @@ def remove_player(request, game_id: int):
         if user_id is None:
             raise errors.ServiceError(gettext("choose a player to remove"))
         services.remove_player(game_id, request.user, user_id=user_id)
+        return _game_url(game_id)
+
+    return _table_action(request, game_id, do)
+
+
+@login_required
+def invite_friend(request, game_id: int):
+    """Invite one of my friends (posted as `friend`, an id) to the table I sit at."""
+
+    def do():
+        friend_id = whole_number(request.POST.get("friend"), minimum=1)
+        friend = get_user_model().objects.filter(pk=friend_id).first() if friend_id else None
+        if friend is None:
+            raise errors.ServiceError(gettext("choose a friend to invite"))
+        services.invite_friend(game_id, request.user, friend)
+        messages.success(request, gettext("%(friend)s is invited.") % {"friend": friend})
         return _game_url(game_id)
 
     return _table_action(request, game_id, do)

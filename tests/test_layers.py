@@ -16,7 +16,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("accounts", "games", "ratings")
+APPS = ("accounts", "friends", "games", "notifications", "ratings", "webpush")
 EDGE_NAMES = {"views", "admin", "consumers", "api", "api_record"}
 
 # Where the games live, and the one door into each of those packages the platform may use.

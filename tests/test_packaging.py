@@ -9,6 +9,16 @@ from pathlib import Path
 from setuptools import find_packages
 
 ROOT = Path(__file__).resolve().parent.parent
+APPS = [
+    "accounts",
+    "benchmarks",
+    "biblios_site",
+    "friends",
+    "games",
+    "notifications",
+    "ratings",
+    "webpush",
+]
 
 
 def test_every_package_of_the_site_is_packaged():
@@ -16,7 +26,7 @@ def test_every_package_of_the_site_is_packaged():
     include = config["tool"]["setuptools"]["packages"]["find"]["include"]
     packaged = set(find_packages(str(ROOT), include=include))
     assert packaged == set(find_packages(str(ROOT), exclude=["tests", "tests.*"]))
-    assert {"accounts", "benchmarks", "biblios_site", "games", "ratings"} <= packaged
+    assert set(APPS) <= packaged
 
 
 def test_every_data_file_inside_the_packages_is_packaged():
@@ -31,7 +41,7 @@ def test_every_data_file_inside_the_packages_is_packaged():
         for path in (ROOT / package.replace(".", "/")).glob(pattern)
     }
     tracked = subprocess.run(
-        ["git", "ls-files", "accounts", "benchmarks", "biblios_site", "games", "ratings"],
+        ["git", "ls-files", *APPS],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -27,7 +27,8 @@ def run_with_settings(code, **env_vars):
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS"}
+        if key
+        not in {"DEBUG", "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "SITE_URL"}
     }
     env.update(DJANGO_SETTINGS_MODULE="biblios_site.settings", **env_vars)
     return subprocess.run(
@@ -63,6 +64,29 @@ def test_production_refuses_to_start_without_a_real_secret_key(secret_key):
 def test_settings_start_with_a_real_key_or_in_debug(env_vars):
     result = run_with_settings("import django; django.setup()", **env_vars)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    "env_vars, site_url",
+    [
+        ({"DEBUG": "1"}, "http://localhost:8000"),
+        (
+            {"DEBUG": "0", "SECRET_KEY": PRODUCTION_KEY, "ALLOWED_HOSTS": "biblios.example.org"},
+            "https://biblios.example.org",
+        ),
+        (
+            {"DEBUG": "0", "SECRET_KEY": PRODUCTION_KEY, "SITE_URL": "https://play.example.org"},
+            "https://play.example.org",
+        ),
+    ],
+    ids=["debug", "production-from-allowed-hosts", "production-set"],
+)
+def test_links_in_e_mails_and_pushes_lead_to_the_site(env_vars, site_url):
+    """Issue 19: a production e-mail never links to localhost unless told to."""
+    code = "from django.conf import settings; print(settings.SITE_URL)"
+    result = run_with_settings(code, **env_vars)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == site_url
 
 
 PRINT_BACKENDS = (

@@ -84,6 +84,8 @@ class GameKind:
       `board.css` (Ex Libris: "css/exlibris.css"), linked only by the pages that draw its board
       (game, replay, inspector: `{% kind_stylesheet game %}`), so no game carries another's.
     - `stage`: `ALPHA` keeps a kind being built off the lobby, the API and the pages.
+    - `lesson`: the kind's guided first game and scoring demo (`Lesson`, from its `tutorial`
+      module), played at /learn/<kind>/ without an account; None: the kind has none yet.
     """
 
     slug: str
@@ -101,6 +103,7 @@ class GameKind:
     rules_names: Callable[[str], dict] = field(default=lambda variant: {})
     stage: str = LIVE
     stylesheet: str = ""
+    lesson: "Lesson | None" = None
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -122,6 +125,55 @@ class GameKind:
     @property
     def bot_level_slugs(self) -> tuple[str, ...]:
         return tuple(level.slug for level in self.bot_levels)
+
+
+@dataclass(frozen=True)
+class LessonStep:
+    """One guided decision of a lesson (`games/learn.py` plays it).
+
+    `expect`: the moves the step teaches, each a pattern an action matches when every key of
+    the pattern has the action's value ({"type": "place", "to": "self"}); () accepts any legal
+    move (a step that explains without steering). `when(view)`: the learner's decision this
+    step waits for (None: the next one); until it holds the learner plays on with `hint`s.
+    `say` (what to do) and `why` (the rule behind it, in the rules page's words) are lazy
+    translations formatted with the lesson's `words(view)`; `anchor` is the rules section.
+    """
+
+    say: Any
+    why: Any = ""
+    expect: tuple[dict, ...] = ()
+    when: Callable[[dict], bool] | None = None
+    anchor: str = ""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """A kind's guided first game against its weakest bot on a fixed deal, and its scoring demo.
+
+    - `setup`: what the engine's `steps(setup, [])` deals (a fixed seed or deck: the same game
+      every time) for `players` seats; `seat`: the learner's; `bot`: the level playing every
+      other seat, its moves drawn from a seeded generator so the lesson replays identically.
+    - `intro`: the first words; `steps`: the guided decisions in order (`LessonStep`);
+      `hint(view)`: a "play on" line for the learner's other decisions.
+    - `words(view)`: the values the steps' texts name (the card drawn, the Gold in hand…).
+    - `ending(view)`: sentences explaining the finished game's score, from its view.
+    - `scoring_template` (with a `demo` partial) and `scoring_context(query)`: the "how scoring
+      works" page on a prepared end position; the query (a GET QueryDict) carries what the
+      reader changed, and every figure shown comes from the engine's own scoring.
+    """
+
+    setup: dict
+    players: int
+    seat: int
+    bot: str
+    intro: Any
+    steps: tuple[LessonStep, ...]
+    hint: Callable[[dict], str]
+    ending: Callable[[dict], list[str]]
+    scoring_template: str
+    scoring_context: Callable[[Mapping], dict]
+    words: Callable[[dict], dict] = field(default=lambda view: {})
+    variant: str = ""  # the variant `setup` deals ("": the kind's default)
 
 
 class ActionInputError(ValueError):

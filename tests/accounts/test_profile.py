@@ -166,3 +166,24 @@ def test_my_profile_redirects_to_mine_or_to_login(players, client):
     client.force_login(players[1])
     response = client.get(reverse("accounts:my_profile"))
     assert response.url == reverse("accounts:profile", args=["basil"])
+
+
+def test_a_player_sets_changes_and_clears_their_e_mail_address(client, players):
+    """Issue 19: the address notices go to, on the player's own profile; a bad one is refused
+    and changes nothing."""
+    ada = players[0]
+    client.force_login(ada)
+    page = client.get(reverse("accounts:my_profile"), follow=True).content.decode()
+    assert 'action="/accounts/email/"' in page
+    saved = client.post(reverse("accounts:set_email"), {"email": "ada@example.org"}, follow=True)
+    assert "Your e-mail address is saved." in saved.content.decode()
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.org"
+    refused = client.post(reverse("accounts:set_email"), {"email": "not an address"})
+    assert refused.status_code == 400 and "Enter a valid email address." in refused.content.decode()
+    ada.refresh_from_db()
+    assert ada.email == "ada@example.org"
+    client.post(reverse("accounts:set_email"), {"email": ""})
+    ada.refresh_from_db()
+    assert ada.email == ""
+    assert client.get(reverse("accounts:set_email")).status_code == 405

@@ -14,18 +14,21 @@ def field_blocks(html: str) -> dict[str, str]:
 
 
 def test_every_field_is_marked_required_and_its_help_follows_the_box(client):
+    """Every field but the e-mail address (optional: only for notices, issue 19)."""
     html = client.get(reverse("accounts:signup")).content.decode()
     assert "Fields marked" in html
     blocks = field_blocks(html)
-    assert set(blocks) == {"username", "display_name", "password1", "password2"}
+    assert set(blocks) == {"username", "display_name", "email", "password1", "password2"}
     for name, block in blocks.items():
         label = block.index("<label")
         box = block.index("<input")
         help_at = block.index('class="helptext"')
         assert label < box < help_at, f"{name}: label, box, then help"
-        assert '<span class="required-mark" aria-hidden="true"> *</span></label>' in block
+        required = name != "email"
+        mark = '<span class="required-mark" aria-hidden="true"> *</span></label>'
+        assert (mark in block) == required, name
         box_tag = re.search(r"<input[^>]*>", block).group()
-        assert " required" in box_tag
+        assert (" required" in box_tag) == required, name
         help_id = re.search(r'class="helptext" id="([^"]+)"', block).group(1)
         assert f'aria-describedby="{help_id}"' in box_tag
 
@@ -40,3 +43,24 @@ def test_an_error_is_shown_under_the_box_and_described(client):
     assert 'aria-invalid="true"' in box_tag
     assert "id_display_name_error" in box_tag
     assert block.index("<input") < block.index('id="id_display_name_error"')
+
+
+def test_the_e_mail_address_is_optional_checked_and_kept(client, django_user_model):
+    """Issue 19: notices are e-mailed to the address given at sign-up, if any."""
+    signup = {
+        "display_name": "Ada L",
+        "password1": "a long pass 8723",
+        "password2": "a long pass 8723",
+    }
+    refused = client.post(
+        reverse("accounts:signup"), {**signup, "username": "ada", "email": "ada@"}
+    )
+    assert refused.status_code == 200 and "Enter a valid email address." in refused.content.decode()
+    assert not django_user_model.objects.filter(username="ada").exists()
+    client.post(
+        reverse("accounts:signup"), {**signup, "username": "ada", "email": "ada@example.org"}
+    )
+    assert django_user_model.objects.get(username="ada").email == "ada@example.org"
+    client.logout()
+    client.post(reverse("accounts:signup"), {**signup, "username": "bob", "display_name": "Bob B"})
+    assert django_user_model.objects.get(username="bob").email == ""

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.webpush.push_service import vapid_keys
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
@@ -28,6 +30,9 @@ TEST_ENV = {
     "RATE_LIMIT_SIGNUPS": "100000/1",
     "BOT_MOVE_DELAY_S": "0.05",
     "TURN_WORKER_POLL_S": "0.05",
+    # Web Push on (a key pair made for this run), so every page test also walks the profile's
+    # "Notify me on this device" switch.
+    **vapid_keys(),
 }
 
 

@@ -234,6 +234,14 @@ class Player:
         raise AssertionError(f"{MAX_TABS} presses of Tab never reached {button}")
 
 
+def watched(player: Player) -> list[str]:
+    """The console errors and uncaught exceptions of `player`'s page, from now on."""
+    errors: list[str] = []
+    player.page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    player.page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
 def unique_tag() -> str:
     """Six digits that keep user names apart between runs against the same server."""
     return str(time.time_ns() // 1000)[-6:]

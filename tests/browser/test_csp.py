@@ -174,6 +174,7 @@ def test_every_page_and_the_live_socket_run_under_the_policy(live_site, browser)
         "/rules/biblios/biblios/",
         "/rules/biblios/scripts_and_scribes/",
         "/accounts/password/",
+        "/notifications/",
         "/",
     ):
         visit(host, path)

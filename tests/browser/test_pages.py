@@ -283,6 +283,7 @@ class Walk:
 SEED = """
 import json, random
 from accounts.models import User
+from friends import services as friends
 from games import selectors, services
 from games.engine import biblios
 from tests.play import play_to_end, seated_users, started_game
@@ -303,6 +304,8 @@ for _ in range({moves}):
         in_play.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
     )
 waiting = services.create_table(host, services.TableSettings(2))
+friends.send_request(host, guest)  # the friends page lists one; the waiting room invites him
+friends.accept(guest, host)
 print(json.dumps(dict(host=host.username, guest=guest.username, finished=finished.pk,
                       in_play=in_play.pk, waiting=waiting.pk)))
 """
@@ -335,6 +338,9 @@ def site(live_site, live_site_env):
             "/rules/biblios/biblios/": None,
             "/rules/biblios/scripts_and_scribes/": None,
             "/accounts/password/": None,
+            "/friends/": "#friend-lists",
+            f"/accounts/u/{made['guest']}/": ".friend-actions",
+            "/notifications/": "#notifications",
         },
         "on_a_phone": {
             "/": None,
@@ -346,15 +352,22 @@ def site(live_site, live_site_env):
             f"/accounts/u/{made['host']}/": "svg.rating-chart",
             "/leaderboard/": None,
             "/rules/biblios/biblios/": None,
+            "/friends/": "#friend-lists",
+            "/learn/biblios/": "#lesson-coach",
+            "/notifications/": "#notifications",
         },
         "logged_out": {
             "/": None,
             "/accounts/signup/": None,
             "/accounts/login/": None,
+            "/learn/": None,
+            "/learn/biblios/": "#lesson-coach",
+            "/learn/biblios/scoring/?category=manuscripts": "#board-score svg",
             "/rules/biblios/biblios/": None,
             "/leaderboard/": None,
             f"/accounts/u/{made['host']}/": "svg.rating-chart",
             f"/games/{finished}/": "#board-score svg",
+            "/offline/": None,  # what the service worker shows without a connection
         },
     }
     return {"host": made["host"], "pages": pages, "walks": {}}

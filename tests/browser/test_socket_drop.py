@@ -21,12 +21,17 @@ ABNORMAL_CLOSURE = 1006
 # Long enough for the other player's move to land while the socket is down, so the board can
 # only catch up through the resync on reconnect.
 RECONNECT_DELAY_MS = 3000
-# Installed before the page's scripts run, so the first connection is seen too.
+# Installed before the page's scripts run, so the first connection is seen too; the game's
+# socket only (every page of a logged-in player also has its navigation's, ws/me/).
 RECORD_SOCKET_EVENTS = """
     window.__socket_events = [];
     for (const name of ["htmx:wsOpen", "htmx:wsClose"]) {
-        document.addEventListener(name, (event) => window.__socket_events.push(
-            name === "htmx:wsOpen" ? "open" : "close:" + event.detail.event.code));
+        document.addEventListener(name, (event) => {
+            const url = event.target.getAttribute ? event.target.getAttribute("ws-connect") : "";
+            if (!(url || "").includes("/ws/games/")) return;
+            window.__socket_events.push(
+                name === "htmx:wsOpen" ? "open" : "close:" + event.detail.event.code);
+        });
     }
 """
 

@@ -15,6 +15,22 @@ from games.engine.exlibris.cards import CARDS
 from games.models import Game
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
+
+# (players, seed) of the seeded random games the board tests walk: every size, and seeds in
+# which every decision kind comes up (with the powers owner-wide).
+SEEDED_GAMES = (
+    (1, 1),
+    (2, 2),
+    (3, 3),
+    (4, 4),
+    (2, 5),
+    (3, 6),
+    (4, 7),
+    (4, 8),
+    (2, 9),
+    (3, 10),
+    (3, 13),
+)
 CARD_ID = re.compile(r"(?<![\w-])[A-Z]-\d{1,2}(?![\w-])")
 
 

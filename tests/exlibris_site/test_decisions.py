@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from games.engine.exlibris import engine
 from games.kinds.exlibris import presenter
 
-from .helpers import canonical, moves_in
+from .helpers import SEEDED_GAMES, canonical, moves_in
 
 NAMES = ["Ada", "Bertrand", "Clémence", "Dario"]
 GAME = SimpleNamespace(pk=1, status="active", variant_name="Standard", variant="standard")
@@ -29,20 +29,7 @@ def board(view: dict) -> str:
 def decisions():
     """(kind, state, seat) for the first few states asking each decision kind."""
     seen: dict[str, int] = {}
-    games = [
-        (1, 1),
-        (2, 2),
-        (3, 3),
-        (4, 4),
-        (2, 5),
-        (3, 6),
-        (4, 7),
-        (4, 8),
-        (2, 9),
-        (3, 10),
-        (3, 13),
-    ]
-    for players, seed in games:
+    for players, seed in SEEDED_GAMES:
         rng = random.Random(seed)
         options = {"owner_wide_powers": True} if players > 1 else None
         state = engine.new_game(players, seed=seed, options=options)

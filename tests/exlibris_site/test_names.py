@@ -18,6 +18,8 @@ from games.kinds.exlibris import effects, names, presenter
 from games.kinds.exlibris.kind import KIND
 from games.kinds.exlibris.templatetags.exlibris_board import log_line
 
+from .helpers import SEEDED_GAMES
+
 LANGUAGES = ("en", "fr", "es")
 
 
@@ -311,20 +313,7 @@ def boards_of_seeded_games():
     end, in seeded random games of every size (the powers owner-wide, as in
     test_decisions.py, so that they come up often); `log` is the seat's newest events."""
     seen: dict[str, int] = {}
-    games = [
-        (1, 1),
-        (2, 2),
-        (3, 3),
-        (4, 4),
-        (2, 5),
-        (3, 6),
-        (4, 7),
-        (4, 8),
-        (2, 9),
-        (3, 10),
-        (3, 13),
-    ]
-    for players, seed in games:
+    for players, seed in SEEDED_GAMES:
         rng = random.Random(seed)
         options = {"owner_wide_powers": True} if players > 1 else None
         state = engine.new_game(players, seed=seed, options=options)

@@ -1,39 +1,24 @@
 """Racing submissions: exactly one applies, the other is refused and nothing is doubled."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from biblios_site import errors
 from games import moderation, services
 from games.engine import biblios
 from games.models import Move
+from tests.at_once import at_once
 from tests.play import started_game
 
 
 def submit_together(calls):
-    """Run each (game_id, user, action, version) at the same instant; returns outcomes."""
-    barrier = threading.Barrier(len(calls))
-    outcomes = [None] * len(calls)
+    """Submit each (game_id, user, action, version) at the same instant: "applied" or the
+    refusal, for each."""
 
-    def run(i, call):
-        game_id, user, action, version = call
-        try:
-            barrier.wait()
-            services.submit_action(game_id, user, action, version=version)
-            outcomes[i] = "applied"
-        except errors.ServiceError as refusal:
-            outcomes[i] = refusal
-        finally:
-            connection.close()
+    def submit(game_id, user, action, version):
+        services.submit_action(game_id, user, action, version=version)
+        return "applied"
 
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return outcomes
+    return at_once(*(lambda call=call: submit(*call) for call in calls))
 
 
 @pytest.mark.django_db(transaction=True)

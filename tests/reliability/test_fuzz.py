@@ -25,6 +25,7 @@ from games.engine import biblios
 from games.forms import ChatForm, ReportForm, TableForm
 from games.history import HistoryFilterForm
 from games.models import Game
+from notifications.tokens import unsubscribe_token
 from tests.api.conftest import snapshot
 from tests.live.helpers import Sockets, closed_with, run, session_cookie
 from tests.play import seated_users, started_game
@@ -307,6 +308,8 @@ def routes_and_values(game) -> tuple[list[str], dict]:
         "invite_code": game.invite_code,
         "kind": game.kind,
         "variant": game.variant,
+        "token": unsubscribe_token(game.host),  # the e-mails' unsubscribe link (notifications)
+        "action": "request",  # a friend button (friends)
     }
     return site_routes(), values
 

@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken, User
+from friends.models import Friendship
 from games.models import Game, Report
 from tests.live.helpers import Sockets, run, session_cookie
 from tests.play import started_game
@@ -247,3 +248,22 @@ def test_resyncs_per_socket_are_limited(settings, users, as_json):
         await sockets.close_all()
 
     run(socket)
+
+
+def test_friend_requests_to_strangers_are_limited_and_answers_are_not(settings, users):
+    """Issue 19: each request lands on a stranger's friends page; accepting one costs nothing."""
+    asker, *others = users
+    limit(settings, "friend_request", f"2/{DAY}", asker.pk, others[2].pk)
+    client = browser(asker)
+    for other in others[:2]:
+        client.post(reverse("friends:act", args=["request"]), {"user": other.pk})
+    refused = client.post(
+        reverse("friends:act", args=["request"]), {"user": others[2].pk}, follow=True
+    )
+    assert "Too many requests" in refused.content.decode()
+    assert not Friendship.objects.filter(receiver=others[2]).exists()
+    assert Friendship.objects.filter(sender=asker).count() == 2
+    # Someone else's request, answered: no new request, no count.
+    browser(others[2]).post(reverse("friends:act", args=["request"]), {"user": asker.pk})
+    client.post(reverse("friends:act", args=["accept"]), {"user": others[2].pk})
+    assert Friendship.objects.get(sender=others[2]).status == Friendship.Status.ACCEPTED

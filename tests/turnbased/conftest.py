@@ -1,5 +1,4 @@
-"""People, API players and quick bots for the turn-based tables' tests; Ex Libris opened for
-the tests that ask for it (it is still alpha)."""
+"""People, API players and quick bots for the turn-based tables' tests."""
 
 import pytest
 

@@ -39,7 +39,7 @@ def assert_lists_follow_the_engine(game: Game, others=()) -> None:
 
 
 NAV_LINK = re.compile(
-    r'class="your-turn-link">Your turn(?: <span class="nav-count">(\d+)</span>)?</a>'
+    r'class="your-turn-link">Your turn <span id="nav-turns"(?: class="nav-count")?>(\d*)</span></a>'
 )
 
 

@@ -14,9 +14,11 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
+from accounts.models import ApiToken
 from games import moderation, selectors, services, turns
 from games.kinds import registry
 from games.models import Game, Move, Seat
+from tests.api.conftest import ApiClient
 from tests.play import started_game
 from tests.turnbased.helpers import assert_lists_follow_the_engine, browser, nav_count, waiting_on
 from tests.turns.helpers import acting_seat, after_deadline
@@ -143,6 +145,17 @@ def test_the_list_puts_the_least_time_left_first_and_untimed_games_last(people):
     )
     assert next_link and next_link.group(1) == reverse("game", args=[half_day.pk])
 
+    answer = ApiClient(ApiToken.issue(ada, "tests")[1]).get("/api/games/your-turn").data
+    assert answer["count"] == 3 and [game["id"] for game in answer["games"]] == listed
+    first = answer["games"][0]
+    assert (first["kind"], first["seat"], first["opponents"]) == ("biblios", 1, ["Reader 3"])
+    assert (
+        first["turn_seconds"] == 43200
+        and first["version"] == Game.objects.get(pk=half_day.pk).version
+    )
+    assert first["turn_deadline"] == Game.objects.get(pk=half_day.pk).due_at.isoformat()
+    assert answer["games"][2]["turn_deadline"] is None
+
 
 def test_the_list_is_empty_for_a_stranger_and_closed_to_visitors(people, client):
     started_game(people[:2], 2, seed=4, turn_seconds=86400)
@@ -172,6 +185,24 @@ def test_a_game_page_leads_to_the_next_game_waiting_when_it_is_not_your_turn_the
     while ada in waiting_on(elsewhere):
         move(elsewhere, rng, None)
     assert not link.search(browser(ada).get(reverse("game", args=[here.pk])).content.decode())
+
+
+def test_a_live_game_does_not_lead_its_players_away(people):
+    """Between two moves of a live game (a minute a move), its players get no link to the
+    turn-based games waiting on them; the same wait in a turn-based game shows it."""
+    ada, basil, clio = people[:3]
+    rng = random.Random(7)
+    live = started_game([ada, basil], 2, seed=12, turn_seconds=60)
+    slow = started_game([ada, basil], 2, seed=14, turn_seconds=86400)
+    elsewhere = started_game([clio, ada], 2, seed=13, turn_seconds=86400)
+    _waiting_for(ada, [elsewhere], rng)
+    _waiting_for(basil, [live, slow], rng)
+    assert "Next game waiting for you" not in page_of(ada, live)
+    assert "Next game waiting for you (1)" in page_of(ada, slow)
+
+
+def page_of(user, game: Game) -> str:
+    return browser(user).get(reverse("game", args=[game.pk])).content.decode()
 
 
 def test_an_aborted_game_leaves_every_list(people, admin_user):

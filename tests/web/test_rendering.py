@@ -53,7 +53,10 @@ def test_page_board_keeps_the_socket_outside_every_swapped_region(users, clients
     game = started_game(users, 2)
     html = clients[users[0].pk].get(f"/games/{game.pk}/").content.decode()
     root = parse_tree(html)
-    (socket,) = [node for node in root.walk() if "ws-connect" in node.attrs]
+    sockets = [node for node in root.walk() if "ws-connect" in node.attrs]
+    # The game's socket, beside the navigation's counts (`ws/me/`, issue 19).
+    (socket,) = [node for node in sockets if node.attrs["ws-connect"].startswith("/ws/games/")]
+    assert {node.attrs["ws-connect"] for node in sockets} == {socket.attrs["ws-connect"], "/ws/me/"}
     assert socket.attrs["ws-connect"] == f"/ws/games/{game.pk}/"
     assert socket.attrs["hx-ext"] == "ws"
     swapped = {"board", "board-waiting", *REGION_IDS}

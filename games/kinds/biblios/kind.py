@@ -3,7 +3,7 @@
 from django.utils.translation import pgettext_lazy
 
 from games.engine import biblios
-from games.kinds.biblios import bots, forms, presentation, presenter
+from games.kinds.biblios import bots, forms, presentation, presenter, tutorial
 from games.kinds.registry import BotLevel, GameKind, Variant
 
 KIND = GameKind(
@@ -29,4 +29,5 @@ KIND = GameKind(
     board_template="biblios/board.html",
     rules_template="biblios/rules.html",
     rules_names=presentation.rules_names,
+    lesson=tutorial.LESSON,
 )

@@ -3,7 +3,7 @@
 from django.utils.translation import pgettext_lazy
 
 from games.engine.exlibris import engine
-from games.kinds.exlibris import actions, bots, forms, names, presenter
+from games.kinds.exlibris import actions, bots, forms, names, presenter, tutorial
 from games.kinds.registry import BotLevel, GameKind, Variant
 
 KIND = GameKind(
@@ -28,4 +28,5 @@ KIND = GameKind(
     rules_template="exlibris/rules.html",
     rules_names=names.rules_names,
     stylesheet="css/exlibris.css",
+    lesson=tutorial.LESSON,
 )

@@ -995,13 +995,17 @@ def _chart(players: list[tuple[str, dict]]) -> dict:
     """A grouped bar chart of the form's lines per player (SVG numbers: the template writes
     them unlocalized). Bars grow up from the zero line, a Banned penalty down from it."""
     bar_width, gap, group_gap = 12, 2, 14
+    # Room under each group for its label ("Especialidad", 8.5 px bold): two players' bars
+    # alone left the labels overlapping.
+    label_room = 60
     top, plot, below = 14, 110, 40
     values = [sheet[line] for _, sheet in players for line in CHART_LINES]
     high = max(1, max(values))
     low = min(0, min(values))
     scale = plot / (high - low)
     baseline = top + high * scale
-    group_width = len(players) * (bar_width + gap) - gap
+    bars_width = len(players) * (bar_width + gap) - gap
+    group_width = max(bars_width, label_room)
     marks = player_marks([name for name, _ in players])
     groups = []
     x = group_gap
@@ -1010,7 +1014,7 @@ def _chart(players: list[tuple[str, dict]]) -> dict:
         for index, (name, sheet) in enumerate(players):
             value = sheet[line]
             height = abs(value) * scale
-            bar_x = x + index * (bar_width + gap)
+            bar_x = x + (group_width - bars_width) / 2 + index * (bar_width + gap)
             bars.append(
                 {
                     "x": round(bar_x, 1),

@@ -1,0 +1,32 @@
+"""Friendships and blocks in the admin, for moderators to look at (who blocked whom when a
+report comes in): read-only, as players make and end them through `friends.services`."""
+
+from django.contrib import admin
+
+from friends.models import Block, Friendship
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(ReadOnlyAdmin):
+    list_display = ["sender", "receiver", "status", "created_at", "accepted_at"]
+    list_filter = ["status"]
+    search_fields = ["sender__username", "sender__display_name", "receiver__username"]
+    list_select_related = ["sender", "receiver"]
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    list_display = ["blocker", "blocked", "created_at"]
+    search_fields = ["blocker__username", "blocker__display_name", "blocked__username"]
+    list_select_related = ["blocker", "blocked"]

@@ -1,0 +1,182 @@
+"""Writing notifications (issue 19): `notify`, the e-mail preference and unsubscribing.
+
+`notify` only writes rows, inside the caller's transaction: the notification each recipient
+sees in the site and the outbox's deliveries (e-mail, the daily digest, Web Push). After the
+commit the recipients' sockets get their new unread count and the deliveries are sent
+(`sending`); the worker sends whatever a dead process committed and never sent.
+"""
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from notifications import live, sending
+from notifications.models import Delivery, Notification, Preference
+from webpush.delivery import push_enabled
+from webpush.models import PushSubscription
+
+Event = Notification.Event
+# A digest gathers a day of notices: the first one waiting sets when it goes.
+DIGEST_EVERY = timedelta(days=1)
+
+
+def notify(users, event: str, *, game=None, actor=None, text: str = "", cause: str = "") -> list:
+    """Notify `users` (one User or several) of `event`; the new Notifications.
+
+    Call it inside the transaction of the change that causes it. The actor never notifies
+    themself; bots are not users and get nothing; a second call for the same recipient, event
+    and cause adds nothing (one notification per cause: `cause` defaults to the game and, for a
+    turn, its version; for an invitation, the game and the actor). Nothing here checks
+    friendships or blocks: the callers refuse what must not be sent.
+    """
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("notify() belongs inside the transaction of what causes it")
+    event = Event(event)
+    if event == Event.MODERATOR and not text.strip():
+        raise ValueError("a moderator's message needs its text")
+    cause = cause or _cause(event, game, actor)
+    recipients = _recipients(users, actor)
+    if not recipients:
+        return []
+    already = set(
+        Notification.objects.filter(recipient__in=recipients, event=event, cause=cause).values_list(
+            "recipient_id", flat=True
+        )
+    )
+    now = timezone.now()
+    created = [
+        Notification.objects.create(
+            recipient=user,
+            event=event,
+            game=game,
+            actor=actor,
+            text=text.strip(),
+            cause=cause,
+            created_at=now,
+        )
+        for user in recipients
+        if user.pk not in already
+    ]
+    deliveries = _deliveries(created, now)
+    recipient_ids = [notification.recipient_id for notification in created]
+    if recipient_ids:
+        transaction.on_commit(lambda: live.counts_changed(recipient_ids))
+    if deliveries:
+        ids = [delivery.pk for delivery in deliveries]
+        transaction.on_commit(lambda: sending.send_soon(ids))
+    return created
+
+
+def _cause(event: Event, game, actor) -> str:
+    if game is None:
+        raise ValueError(f"a {event} notification needs its game, or a cause")
+    if event == Event.YOUR_TURN:
+        return f"g{game.pk}v{game.version}"
+    if event == Event.INVITATION:
+        return f"g{game.pk}a{actor.pk if actor else 0}"
+    return f"g{game.pk}"
+
+
+def _recipients(users, actor) -> list:
+    """Distinct active users, the actor left out, in a stable order."""
+    if isinstance(users, get_user_model()):
+        users = [users]
+    seen, recipients = set(), []
+    for user in users:
+        if user is None or user.pk in seen or not user.is_active:
+            continue
+        if actor is not None and user.pk == actor.pk:
+            continue
+        seen.add(user.pk)
+        recipients.append(user)
+    return recipients
+
+
+def _deliveries(created: list, now) -> list:
+    """The outbox rows of new notifications: an e-mail (or a place in the digest) as each
+    recipient chose, for those with an address; a push for those with a subscription."""
+    if not created:
+        return []
+    user_ids = [notification.recipient_id for notification in created]
+    choices = dict(Preference.objects.filter(user_id__in=user_ids).values_list("user_id", "email"))
+    pushable = set()
+    if push_enabled():
+        pushable = set(
+            PushSubscription.objects.filter(user_id__in=user_ids).values_list("user_id", flat=True)
+        )
+    rows = []
+    for notification in created:
+        user = notification.recipient
+        choice = choices.get(user.pk, Preference.Email.EACH)
+        if user.email and choice == Preference.Email.EACH:
+            rows.append(Delivery(notification=notification, channel=Delivery.Channel.EMAIL))
+        elif user.email and choice == Preference.Email.DIGEST:
+            rows.append(
+                Delivery(
+                    notification=notification,
+                    channel=Delivery.Channel.DIGEST,
+                    due_at=_digest_due(user, now),
+                )
+            )
+        if user.pk in pushable:
+            rows.append(Delivery(notification=notification, channel=Delivery.Channel.PUSH))
+    for row in rows:
+        row.save()
+    return rows
+
+
+def _digest_due(user, now):
+    """When `user`'s next digest goes: with the digest already waiting, else a day from now."""
+    waiting = (
+        Delivery.objects.filter(
+            notification__recipient=user, channel=Delivery.Channel.DIGEST, sent_at=None
+        )
+        .order_by("due_at")
+        .values_list("due_at", flat=True)
+        .first()
+    )
+    return waiting or now + DIGEST_EVERY
+
+
+# ------------------------------------------------------------------------- reading
+
+
+def mark_read(user, ids=None) -> int:
+    """Mark `user`'s notifications `ids` (all of them when None) read; how many changed."""
+    unread = Notification.objects.filter(recipient=user, read_at=None)
+    if ids is not None:
+        unread = unread.filter(pk__in=ids)
+    changed = unread.update(read_at=timezone.now())
+    if changed:
+        transaction.on_commit(lambda: live.counts_changed([user.pk]))
+    return changed
+
+
+# ---------------------------------------------------------------------- preferences
+
+
+def email_choice(user) -> str:
+    preference = Preference.objects.filter(user=user).first()
+    return preference.email if preference else Preference.Email.EACH
+
+
+def set_email_choice(user, choice: str) -> None:
+    """Each notice, a daily digest or none. Notices still waiting to be e-mailed follow the
+    new choice: none drops them, digest gathers them, each sends them at once."""
+    choice = Preference.Email(choice)
+    with transaction.atomic():
+        Preference.objects.update_or_create(user=user, defaults={"email": choice})
+        waiting = Delivery.objects.filter(
+            notification__recipient=user,
+            channel__in=[Delivery.Channel.EMAIL, Delivery.Channel.DIGEST],
+            sent_at=None,
+        )
+        if choice == Preference.Email.NONE:
+            waiting.delete()
+        elif choice == Preference.Email.DIGEST:
+            now = timezone.now()
+            waiting.update(channel=Delivery.Channel.DIGEST, due_at=_digest_due(user, now))
+        else:
+            waiting.update(channel=Delivery.Channel.EMAIL, due_at=timezone.now())

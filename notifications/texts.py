@@ -1,0 +1,99 @@
+"""What a notification says, in its reader's language (issue 19).
+
+Rendered when shown or sent, never stored (a moderator's message aside): from the event, the
+game's number and printed variant, the actor's display name and, at the end, the reader's own
+place. Nothing a game hides (cards, hands) is ever named: the texts are built from public facts
+only, and tests/notifications/test_leaks.py scans them over whole games.
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
+
+from notifications.models import Notification
+
+Event = Notification.Event
+
+
+@dataclass(frozen=True)
+class Text:
+    title: str
+    body: str
+    path: str  # where it leads, on this site
+
+    @property
+    def url(self) -> str:
+        return absolute(self.path)
+
+
+def absolute(path: str) -> str:
+    """A link for outside the site (e-mails, pushes): SITE_URL plus the path."""
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def language_of(user) -> str:
+    """The reader's profile language, else the site's default (an e-mail has no browser)."""
+    language = getattr(user, "language", "")
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+def render(notification: Notification) -> Text:
+    """The notification's title, body and link in the recipient's language."""
+    with translation.override(language_of(notification.recipient)):
+        return text_of(notification)
+
+
+def text_of(notification: Notification) -> Text:
+    """The notification's texts in the active language (a page's: its reader is the recipient)."""
+    game = notification.game
+    event = notification.event
+    actor = str(notification.actor) if notification.actor_id else gettext("A player")
+    if event == Event.MODERATOR or game is None:
+        return Text(
+            gettext("A message from the moderators"),
+            notification.text,
+            reverse("notifications:list"),
+        )
+    names = {"number": game.pk, "variant": game.variant_name, "actor": actor}
+    path = reverse("game", args=[game.pk])
+    if event == Event.YOUR_TURN:
+        title = gettext("Your turn in game %(number)s") % names
+        body = gettext("%(variant)s, game %(number)s, is waiting for your move.") % names
+    elif event == Event.GAME_STARTED:
+        title = gettext("Game %(number)s has started") % names
+        body = gettext("%(actor)s started %(variant)s game %(number)s.") % names
+    elif event == Event.GAME_FINISHED:
+        title = gettext("Game %(number)s is over") % names
+        body = _finish(game, notification.recipient_id, names)
+    elif event == Event.INVITATION:
+        title = gettext("%(actor)s invites you to a table") % names
+        body = gettext("%(actor)s invites you to %(variant)s table %(number)s.") % names
+        path = _invite_link(game)
+    else:  # Event.REMATCH
+        title = gettext("%(actor)s wants a rematch") % names
+        body = gettext("%(actor)s opened a new %(variant)s table, %(number)s: join them.") % names
+        path = _invite_link(game)
+    return Text(title, body, path)
+
+
+def _invite_link(game) -> str:
+    """The table's invite link: the invitation is the recipient's way in, a private table's
+    too (following it seats them while a seat is free, else shows the table)."""
+    return reverse("invite", args=[game.invite_code])
+
+
+def _finish(game, user_id: int, names: dict) -> str:
+    """The end of a game for one player: their place, public once the game is over."""
+    seat = game.seats.filter(user_id=user_id).first()
+    if seat is None or seat.place is None:
+        return gettext("%(variant)s game %(number)s is over.") % names
+    places = {**names, "place": seat.place, "count": game.num_players}
+    if seat.won:
+        return gettext("%(variant)s game %(number)s is over: you won!") % places
+    return (
+        gettext("%(variant)s game %(number)s is over: you finished %(place)s of %(count)s.")
+        % places
+    )

@@ -1,0 +1,38 @@
+"""What the notification tests read: who was told what, in the site and by e-mail."""
+
+import random
+from collections import Counter
+
+from django.core import mail
+
+from games import selectors, services
+from notifications.models import Delivery, Notification
+from tests.turns.helpers import acting_seat
+
+
+def move(game, rng: random.Random, now=None):
+    """The seat the engine waits on plays a random legal move of its own view at `now`;
+    the user who moved."""
+    seat = acting_seat(game)
+    board = selectors.board_for(game, seat.user)
+    action = rng.choice(board["legal_actions"])
+    services.submit_action(game.pk, seat.user, action, version=game.version, now=now)
+    return seat.user
+
+
+def notices(user, event=None) -> list[Notification]:
+    rows = Notification.objects.filter(recipient=user).order_by("pk")
+    return list(rows.filter(event=event) if event else rows)
+
+
+def mails_to(user) -> list:
+    return [message for message in mail.outbox if message.to == [user.email]]
+
+
+def mail_counts() -> Counter:
+    """E-mails sent so far per (address, subject)."""
+    return Counter((message.to[0], message.subject) for message in mail.outbox)
+
+
+def unsent() -> int:
+    return Delivery.objects.filter(sent_at=None).count()
