@@ -39,14 +39,15 @@ PURE_TESTS = (
 )
 SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client"}
 # How pages look in a browser (layout at each width, contrast, console, weight, motion,
-# screenshots, the Content-Security-Policy their markup runs under), and what a kind's board
-# draws from its views (Ex Libris' regions, decisions, games through its buttons, names, rules
-# page, weight; Biblios' games through the pages' forms and the leak scans of every page and
+# screenshots, the Content-Security-Policy their markup runs under, the installable app's
+# manifest and service worker), and what a kind's board draws from its views (Ex Libris'
+# regions, decisions, games through its buttons, names, rules page, weight; Biblios' card faces,
+# banners and charts, games through the pages' forms and the leak scans of every page and
 # fragment; the lessons of learn-to-play, kept in the session), what each language reads
 # (catalogues, translated pages) and what a notification's text may say, is the same whatever
-# database and channel layer serve them: run once, in `make test`. The live games, lost
-# pushes, dropped sockets and every kind's API, socket, turn and history tests run in both
-# passes.
+# database and channel layer serve them: run once, in `make test`. The live games (one per
+# pass: tests/browser/test_live_game.py), lost pushes, dropped sockets and every kind's API,
+# socket, turn and history tests run in both passes.
 LOOK_TESTS = (
     "exlibris_site/test_board.py",
     "exlibris_site/test_chart.py",
@@ -58,6 +59,7 @@ LOOK_TESTS = (
     "web/test_full_games.py",
     "web/test_leaks.py",
     "web/test_end_banner.py",
+    "web/test_look.py",
     "web/test_score_chart.py",
     "web/test_table_form_look.py",
     "web/test_table_layout.py",
@@ -74,6 +76,7 @@ LOOK_TESTS = (
     "browser/test_exlibris.py",
     "browser/test_learn.py",
     "browser/test_learn_exlibris.py",
+    "browser/test_pwa.py",
 )
 
 

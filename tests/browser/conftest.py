@@ -28,6 +28,7 @@ ARTIFACTS = ROOT / "test-artifacts" / "browser"
 TEST_ENV = {
     "RATE_LIMIT_ACTIONS": "100000/1",
     "RATE_LIMIT_SIGNUPS": "100000/1",
+    "RATE_LIMIT_API": "100000/1",
     "BOT_MOVE_DELAY_S": "0.05",
     "TURN_WORKER_POLL_S": "0.05",
     # Web Push on (a key pair made for this run), so every page test also walks the profile's
@@ -47,7 +48,7 @@ def site_env(folder: Path, settings: dict) -> dict:
     return {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{folder / 'site.sqlite3'}",
-        "DJANGO_SETTINGS_MODULE": "biblios_site.settings",
+        "DJANGO_SETTINGS_MODULE": "tests.browser.site_settings",
         **TEST_ENV,
         **settings,
     }

@@ -105,7 +105,10 @@ def cold_load(browser, base: str, name: str, cookies: dict, url: str) -> dict:
 
 @pytest.mark.slow(seconds=55)
 def test_the_game_page_is_light_on_a_cold_cache_and_each_push_too(production_site, browser):
-    person = Player(browser, production_site, f"wade{unique_tag()}", viewport=DESKTOP)
+    # Motion changes no byte sent; without it each turn is played as soon as the board is drawn.
+    person = Player(
+        browser, production_site, f"wade{unique_tag()}", viewport=DESKTOP, reduced_motion="reduce"
+    )
     frames: list[int] = []
     person.page.on(
         "websocket",

@@ -102,7 +102,12 @@ def play_turns(person: Player, viewport: dict, shot_name: str) -> tuple[int, lis
 
 
 def seat_against_a_bot(browser, base: str, name: str, viewport: dict, color_scheme: str) -> Player:
-    person = Player(browser, base, name, viewport=viewport, color_scheme=color_scheme)
+    # Without motion, each turn is checked once the board is drawn, not after its cards have
+    # glided (about 0.8 s a turn, a minute a game): the motion has its own test (test_motion.py)
+    # and changes no place where a button comes to rest.
+    person = Player(
+        browser, base, name, viewport=viewport, color_scheme=color_scheme, reduced_motion="reduce"
+    )
     person.sign_up()
     person.create_table(2, bots=["novice"])
     person.start_game()
