@@ -246,8 +246,12 @@ class GameConsumer(AsyncWebsocketConsumer):
             return None
         if not self._may_see(game):
             raise errors.NotAllowed("you may not watch this table")
-        if not game.setup and presence_only:
-            return None  # the waiting room does not show who is connected
+        if presence_only and (not game.setup or self.sent is None or self.sent[1] != game.status):
+            # The page shows a waiting room (which does not show who is connected), or a frame
+            # of another status: a players region alone would find no place on it. The push of
+            # the game's new status, due next, shows who is connected, read afresh.
+            self.connected = None
+            return None
         connected = self._connected_seats(game, fresh=force)
         if self.as_json:
             frame = {

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from accounts.models import ApiToken
-from games import presence
+from games import broadcast, presence, services
 from games.models import Connection
 
 from .helpers import QUIET, TIMEOUT, Sockets, run, session_cookie, started_game
@@ -56,6 +56,37 @@ def test_a_player_coming_and_going_is_seen_by_the_others(users):
 
     run(scenario)
     assert not Connection.objects.filter(game=game).exists()
+
+
+def test_a_page_still_showing_the_waiting_room_gets_no_players_region(users, monkeypatch):
+    """A presence redraw handled between the start's commit and its push would send the players
+    region alone to a page that still shows the waiting room: htmx finds no #board-players there
+    (oobErrorNoTarget, seen in a real browser). It waits for the start's push instead, which
+    brings the whole board, who is connected included."""
+    game = services.create_table(users[0], services.TableSettings(2))
+    services.join_table(game.pk, users[1])
+    withheld = []  # the start's hint, held back until the presence redraw has been handled
+    real_game_changed = broadcast.game_changed
+    monkeypatch.setattr(broadcast, "game_changed", lambda *args, **kw: withheld.append((args, kw)))
+    path = f"/ws/games/{game.pk}/"
+    cookies = [session_cookie(user) for user in users[:2]]
+    sockets = Sockets()
+
+    async def scenario():
+        host, waiting = await sockets.connect(path, cookie=cookies[0])
+        assert 'id="board-waiting"' in waiting
+        await database_sync_to_async(services.start_game)(game.pk, users[0])
+        await sockets.connect(path, cookie=cookies[1])  # the guest's page opens
+        assert await host.receive_nothing(timeout=QUIET)
+        assert withheld
+        for args, kw in withheld:
+            await database_sync_to_async(real_game_changed)(*args, **kw)
+        board = await host.receive_from(timeout=TIMEOUT)
+        assert board.index('id="board"') < board.index('id="board-players"')
+        assert shown_presence(board) == {0: "online", 1: "online"}
+        await sockets.close_all()
+
+    run(scenario)
 
 
 def test_json_clients_get_the_connected_seats(users):
