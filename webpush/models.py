@@ -18,6 +18,9 @@ class PushSubscription(models.Model):
     p256dh = models.CharField(max_length=100)
     auth = models.CharField(max_length=30)
     user_agent = models.CharField(max_length=300, blank=True)
+    # The log-in session that subscribed: logging out of it forgets the device (webpush/apps.py),
+    # so a shared computer stops showing the notices of whoever used it last.
+    session_key = models.CharField(max_length=40, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self):

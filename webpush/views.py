@@ -76,6 +76,7 @@ def subscribe(request):
                 "p256dh": data["p256dh"],
                 "auth": data["auth"],
                 "user_agent": data["user_agent"],
+                "session_key": request.session.session_key or "",
             },
         )
     return JsonResponse({"subscribed": True})

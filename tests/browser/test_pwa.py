@@ -221,6 +221,23 @@ def test_the_profile_switch_subscribes_this_device(push_site, push_service, brow
     page.reload()
     page.wait_for_selector(f"{switch}[data-state=off]")
     assert page.query_selector("input[name=everywhere]") is None
+
+    # Logging out turns the device off: the browser drops its subscription (pwa.js), and the
+    # site forgets it, so the next person at this computer gets nothing of this player's games.
+    page.click(".push-toggle")
+    page.wait_for_selector(f"{switch}[data-state=on]")
+    with page.expect_navigation():
+        page.click("form.logout [type=submit]")
+    assert page.evaluate("() => localStorage.getItem('fake-push')") is None
+    devices = manage(
+        env,
+        "shell",
+        "-v0",
+        "-c",
+        "from webpush.models import PushSubscription; "
+        f"print(PushSubscription.objects.filter(user__username='{name}').count())",
+    )
+    assert devices.strip() == "0"
     assert watched.errors == []
     player.close()
 

@@ -202,6 +202,20 @@ def test_the_plain_form_stops_every_device_of_the_player(
     assert list(PushSubscription.objects.values_list("user", flat=True)) == [other.pk]
 
 
+def test_logging_out_forgets_the_devices_this_session_subscribed(vapid, player, browser_keys):
+    """A plain logout (no script) on a shared computer: the device it subscribed stops, the
+    player's other devices, subscribed from other sessions, go on."""
+    shared, phone = Client(), Client()
+    shared.force_login(player)
+    phone.force_login(player)
+    assert post(shared, SUBSCRIBE, browser_keys.subscription(FCM)).status_code == 200
+    assert post(phone, SUBSCRIBE, browser_keys.subscription(FCM + "-2")).status_code == 200
+
+    assert shared.post(reverse("accounts:logout")).status_code == 302
+
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [FCM + "-2"]
+
+
 def test_the_profile_offers_the_switch_only_when_push_is_on(logged_in, player, settings):
     page = logged_in.get(reverse("accounts:my_profile"), follow=True).content.decode()
     assert "push-device" not in page
