@@ -45,9 +45,11 @@ SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client
 # banners and charts, games through the pages' forms and the leak scans of every page and
 # fragment; the lessons of learn-to-play, kept in the session), what each language reads
 # (catalogues, translated pages) and what a notification's text may say, is the same whatever
-# database and channel layer serve them: run once, in `make test`. The live games (one per
-# pass: tests/browser/test_live_game.py), lost pushes, dropped sockets and every kind's API,
-# socket, turn and history tests run in both passes.
+# database and channel layer serve them: run once, in `make test`, as do the response headers,
+# the socket frames' leak scan, and (marked `look` where they stand) the other leak scans of
+# sockets, API boards and replays and the load benchmark's own stepping. The live games (one
+# per pass: tests/browser/test_live_game.py), lost pushes, dropped sockets and every kind's
+# API, socket, turn and history tests run in both passes.
 LOOK_TESTS = (
     "exlibris_site/test_board.py",
     "exlibris_site/test_chart.py",
@@ -60,6 +62,9 @@ LOOK_TESTS = (
     "web/test_leaks.py",
     "web/test_end_banner.py",
     "web/test_look.py",
+    "web/test_rendering.py",
+    "live/test_leaks.py",
+    "reliability/test_headers.py",
     "web/test_score_chart.py",
     "web/test_table_form_look.py",
     "web/test_table_layout.py",

@@ -291,6 +291,7 @@ class Secrets:
         return hidden
 
 
+@pytest.mark.look  # a leak scan: what a reader is sent is the same on any services
 @pytest.mark.parametrize("num_players", [2, 4])
 def test_no_board_shows_a_seat_a_card_hidden_from_it(players, num_players):
     """For random states of a random game, every seat's and a spectator's API board carries no

@@ -78,6 +78,7 @@ def knowledge_by_step(states, players: int) -> list[dict]:
 # ------------------------------------------------------------------------------------ replay
 
 
+@pytest.mark.look  # a leak scan: what a reader is sent is the same on any services
 def test_every_replayed_step_is_the_engines_and_keeps_each_perspectives_secrets(finished, people):
     """Each player's own perspective replays its view of that step; the open one (anyone may
     take it once the game is over) is the spectator's view plus every hand and focus (X77):

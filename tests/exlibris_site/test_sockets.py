@@ -148,6 +148,7 @@ def test_each_seat_and_each_spectator_gets_its_own_frame(users):
     assert Game.objects.get(pk=game.pk).version == after.version
 
 
+@pytest.mark.look  # a leak scan: what a reader is sent is the same on any services
 @pytest.mark.slow(seconds=8)
 def test_no_frame_of_a_whole_game_shows_a_card_its_reader_may_not_know(users):
     """A whole 2-player game played on the sockets: seat 0 on its page, seat 1 as a JSON

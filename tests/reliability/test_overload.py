@@ -176,6 +176,7 @@ def test_past_the_bound_requests_are_shed_but_static_files_pass(settings):
     assert shed.in_flight == 0 and shed.shed == 2
 
 
+@pytest.mark.look  # the benchmark's own stepping: the same on any services, run once
 @pytest.mark.slow(seconds=20)
 @pytest.mark.parametrize("html", [False, True], ids=["json", "html"])
 def test_find_capacity_steps_the_rate_up_and_reports_the_highest_that_held(

@@ -53,6 +53,7 @@ def _copy(knowledge: Knowledge) -> Knowledge:
     return copied
 
 
+@pytest.mark.look  # a leak scan: what a reader is sent is the same on any services
 @pytest.mark.parametrize("num_players, seed", [(2, 21), (3, 5)])
 def test_every_step_matches_the_engine_and_keeps_each_seats_secrets(
     users, browsers, num_players, seed
