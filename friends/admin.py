@@ -3,18 +3,8 @@ report comes in): read-only, as players make and end them through `friends.servi
 
 from django.contrib import admin
 
+from biblios_site.admin_permissions import ReadOnlyAdmin
 from friends.models import Block, Friendship
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Friendship)

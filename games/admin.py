@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from accounts.models import User
+from biblios_site.admin_permissions import LookAndDeleteAdmin, ReadOnlyAdmin
 from biblios_site.inputs import whole_number
 from games import access, chat, moderation, selectors, services
 from games.admin_steps import ReasonForm, moderation_record, reason_step
@@ -50,7 +51,7 @@ class MoveInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(ReadOnlyAdmin):
     list_display = ("id", "kind", "variant", "num_players", "status", "players", "created_at")
     list_filter = (
         "status",
@@ -85,15 +86,6 @@ class GameAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer("state").prefetch_related("seats__user")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="Players")
     def players(self, game):
@@ -170,7 +162,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(ModerationAction)
-class ModerationActionAdmin(admin.ModelAdmin):
+class ModerationActionAdmin(ReadOnlyAdmin):
     """The moderators' trail: read-only, so it cannot be rewritten."""
 
     list_display = ("created_at", "moderator", "kind", "user", "game", "reason")
@@ -178,29 +170,14 @@ class ModerationActionAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "moderator__username", "=game__id", "reason")
     list_select_related = ("moderator", "user", "game")
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(LookAndDeleteAdmin):
     list_display = ("created_at", "game", "channel", "user", "text", "hidden")
     list_filter = ("hidden", "channel")
     search_fields = ("text", "user__username", "=game__id")
     list_select_related = ("user", "game")
     actions = ["hide_messages"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     @admin.action(description="Hide the selected messages from every reader")
     def hide_messages(self, request, queryset):
@@ -214,7 +191,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(LookAndDeleteAdmin):
     """The moderation queue: open reports first, each linking to the game at its move."""
 
     list_display = ("created_at", "status", "reporter", "reported_user", "reason", "at_move")
@@ -239,12 +216,6 @@ class ReportAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).order_by("-status", "-created_at")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     @admin.display(description="Message")
     def message_text(self, found):

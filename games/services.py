@@ -320,7 +320,7 @@ def invite_friend(game_id: int, inviter, friend) -> Game:
             raise Conflict(gettext("this game has already started"))
         if friend.pk == inviter.pk or game.seats.filter(user=friend).exists():
             raise Conflict(gettext("this player is seated at this table already"))
-        if friendships.blocked(inviter, friend) or not friendships.are_friends(inviter, friend):
+        if not friendships.are_friends(inviter, friend):  # a block ended any friendship
             raise NotAllowed(gettext("you can only invite your friends"))
         if refusal := access.friends_only_refusal(game, friend):
             raise NotAllowed(refusal)

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from biblios_site.admin_permissions import LookAndDeleteAdmin
 from notifications.models import Delivery, Notification
 
 
@@ -17,28 +18,16 @@ class DeliveryInline(admin.TabularInline):
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(LookAndDeleteAdmin):
     list_display = ("created_at", "recipient", "event", "game", "actor", "read_at")
     list_filter = ("event",)
     search_fields = ("recipient__username", "recipient__display_name")
     raw_id_fields = ("recipient", "game", "actor")
     inlines = [DeliveryInline]
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(Delivery)
-class DeliveryAdmin(admin.ModelAdmin):
+class DeliveryAdmin(LookAndDeleteAdmin):
     list_display = ("notification", "channel", "due_at", "sent_at", "attempts", "last_error")
     list_filter = ("channel", ("sent_at", admin.EmptyFieldListFilter))
     raw_id_fields = ("notification",)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

@@ -2,18 +2,8 @@
 
 from django.contrib import admin
 
+from biblios_site.admin_permissions import ReadOnlyAdmin
 from ratings.models import Rating, RatingChange
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Rating)

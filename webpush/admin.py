@@ -3,18 +3,13 @@ them (their keys are the browser's), so the admin may look and delete, never add
 
 from django.contrib import admin
 
+from biblios_site.admin_permissions import LookAndDeleteAdmin
 from webpush.models import PushSubscription
 
 
 @admin.register(PushSubscription)
-class PushSubscriptionAdmin(admin.ModelAdmin):
+class PushSubscriptionAdmin(LookAndDeleteAdmin):
     list_display = ["user", "user_agent", "created_at"]
     search_fields = ["user__username", "user__display_name"]
     list_select_related = ["user"]
     readonly_fields = ["user", "endpoint", "p256dh", "auth", "user_agent", "created_at"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

@@ -9,17 +9,14 @@ import json
 
 import pytest
 
+from .players import PHONE
+from .test_csp import REPORT_VIOLATIONS
+from .test_pages import SETTLED
+
 pytestmark = pytest.mark.slow(seconds=45)
 
 DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 360, "height": 740}
 MAX_CLICKS = 300
-
-REPORT_VIOLATIONS = """
-document.addEventListener("securitypolicyviolation", (event) => {
-  console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI}`);
-});
-"""
 
 # The index of the first move form in #board-actions that makes one of the step's moves (its
 # fields hold the pattern's values), or of the first form when the step takes any move.
@@ -34,7 +31,6 @@ TAUGHT_FORM = """
   return forms.findIndex((form) => !patterns.length || patterns.some((p) => matches(form, p)));
 }
 """
-SETTLED = "() => !document.querySelector('.htmx-request, .htmx-added, .htmx-settling')"
 
 
 def watched_page(browser, viewport):
@@ -68,6 +64,12 @@ def click_next_move(page) -> str:
         button = page.locator(f"#board-actions {form} button")
     else:
         button = page.locator("#board-actions form button[type=submit]:visible").first
+    press_and_wait_for_the_board(page, button)
+    return say
+
+
+def press_and_wait_for_the_board(page, button) -> None:
+    """Click a move's button, then wait until the next board is drawn and htmx has settled."""
     version = page.locator("#board").get_attribute("data-version")
     button.click()
     page.wait_for_function(
@@ -75,7 +77,6 @@ def click_next_move(page) -> str:
         arg=version,
     )
     page.wait_for_function(SETTLED)
-    return say
 
 
 def test_a_newcomer_plays_the_guided_game_to_the_end(browser, live_site, screenshot):

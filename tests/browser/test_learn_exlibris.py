@@ -9,7 +9,9 @@ import json
 
 import pytest
 
-from .test_learn import DESKTOP, PHONE, SETTLED, watched_page
+from .players import PHONE
+from .test_learn import DESKTOP, press_and_wait_for_the_board, watched_page
+from .test_pages import SETTLED
 
 pytestmark = pytest.mark.slow(seconds=60)
 
@@ -60,13 +62,7 @@ def click_next_move(page) -> str:
     else:
         chosen = visitor(actions)
     index = next(index for index, action in offered if action == chosen)
-    version = page.locator("#board").get_attribute("data-version")
-    page.locator("#board button[name=action]").nth(index).click()
-    page.wait_for_function(
-        "(version) => document.querySelector('#board')?.dataset.version !== version",
-        arg=version,
-    )
-    page.wait_for_function(SETTLED)
+    press_and_wait_for_the_board(page, page.locator("#board button[name=action]").nth(index))
     return say
 
 
