@@ -28,6 +28,7 @@ from games import access, broadcast, live_regions, presence, rendering, selector
 from games.models import Game
 from notifications import live
 from notifications import selectors as notices
+from notifications import services as notice_services
 
 CLOSE_BAD_FRAMES = 4400
 CLOSE_UNAUTHENTICATED = 4401
@@ -252,6 +253,10 @@ class GameConsumer(AsyncWebsocketConsumer):
             # the game's new status, due next, shows who is connected, read afresh.
             self.connected = None
             return None
+        news = game.turn_based or self.sent is None or self.sent[1] != game.status
+        if self.seated and not presence_only and news:
+            # A live table's turns are no news to its notices: only its start and end are.
+            notice_services.mark_game_seen(self.user, game)
         connected = self._connected_seats(game, fresh=force)
         if self.as_json:
             frame = {

@@ -32,7 +32,7 @@ from games.kinds import registry
 from games.models import TURN_SECONDS, Game, ModerationAction, Move, Seat
 from notifications import live
 from notifications.models import Notification
-from notifications.services import notify
+from notifications.services import SEEN_GRACE, notify
 
 # A person who lets their time run out this many turns in a row is replaced by a bot (the
 # kind's `stand_in`, which also moves for them when their time runs out).
@@ -359,14 +359,19 @@ def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
         game.due_at = _due_at(game, state, game.started_at)
         game.save(update_fields=["setup", "state", "version", "status", "started_at", "due_at"])
         _mark_turn(game, engine.to_act(state), actor=user)
-        if game.turn_based:  # the player to act is told it is their turn (`_mark_turn`)
-            others = game.seats.exclude(user=None).filter(on_turn=False).select_related("user")
-            notify(
-                [seat.user for seat in others],
-                Notification.Event.GAME_STARTED,
-                game=game,
-                actor=user,
-            )
+        # The seated players hear of the start at any table: one who joined and switched tabs
+        # is not watching the waiting room. At a turn-based table the one to act is told it
+        # is their turn instead (`_mark_turn`).
+        others = game.seats.exclude(user=None).select_related("user")
+        if game.turn_based:
+            others = others.filter(on_turn=False)
+        notify(
+            [seat.user for seat in others],
+            Notification.Event.GAME_STARTED,
+            game=game,
+            actor=user,
+            grace=_seen_grace(game),
+        )
         _after_commit(game, lobby=True)
     return game
 
@@ -654,13 +659,21 @@ def record_places(game: Game) -> None:
         seat.won = seat.position in winners
     Seat.objects.bulk_update(seats, ["place", "won"])
     signals.game_finished.send(sender=Game, game=game)
-    if game.turn_based:  # its players hear of the end, but not from their own last move
-        last = game.moves.order_by("-seq").first()
-        mover = None
-        if last is not None and last.played_by == Move.PlayedBy.PLAYER:
-            mover = next((seat.user for seat in seats if seat.position == last.seat), None)
-        people = [seat.user for seat in seats if seat.user_id is not None]
-        notify(people, Notification.Event.GAME_FINISHED, game=game, actor=mover)
+    # Its players hear of the end at any table, but not from their own last move.
+    last = game.moves.order_by("-seq").first()
+    mover = None
+    if last is not None and last.played_by == Move.PlayedBy.PLAYER:
+        mover = next((seat.user for seat in seats if seat.position == last.seat), None)
+    people = [seat.user for seat in seats if seat.user_id is not None]
+    notify(
+        people, Notification.Event.GAME_FINISHED, game=game, actor=mover, grace=_seen_grace(game)
+    )
+
+
+def _seen_grace(game: Game) -> timedelta:
+    """A live table's players are at its page, which reads its start and end as they come:
+    their e-mail and push wait to see if it does. A turn-based table's go at once."""
+    return timedelta(0) if game.turn_based else SEEN_GRACE
 
 
 def _after_commit(game: Game, *, lobby: bool) -> None:

@@ -20,6 +20,7 @@ from games import access, presence, rendering, selectors, services
 from games.forms import TableForm, parse_version
 from games.kinds import registry
 from games.models import Game
+from notifications import services as notice_services
 
 
 def _go(request, url: str):
@@ -106,6 +107,7 @@ def game_page(request, game_id: int):
     else:
         origin = rendering.request_origin(request)
         context.update(rendering.waiting_context(game, request.user, oob=False, origin=origin))
+    notice_services.mark_game_seen(request.user, game)  # before the navigation counts them
     return render(request, "games/game.html", context)
 
 

@@ -61,7 +61,9 @@ def send_pending(*, now=None, ids=None) -> int:
     sent = 0
     digests: dict[int, list[Delivery]] = {}
     for row in claimed.order_by("pk"):
-        if row.channel == Delivery.Channel.DIGEST:
+        if row.notification.read_at is not None:  # seen in the site: old news by e-mail
+            _give_up([row.pk], token, "read in the site before it was sent")
+        elif row.channel == Delivery.Channel.DIGEST:
             digests.setdefault(row.notification.recipient_id, []).append(row)
         else:
             sent += _attempt([row], token, now, _send_one)
@@ -105,7 +107,7 @@ def _attempt(rows: list[Delivery], token: str, now, send) -> int:
     try:
         send(rows)
     except Undeliverable as reason:
-        mine.update(attempts=MAX_ATTEMPTS, last_error=str(reason)[:500], claimed_by="")
+        _give_up(pks, token, str(reason))
         return 0
     except Exception as failure:
         attempts = rows[0].attempts + 1
@@ -120,6 +122,13 @@ def _attempt(rows: list[Delivery], token: str, now, send) -> int:
         return 0
     mine.update(sent_at=timezone.now(), claimed_by="")
     return len(rows)
+
+
+def _give_up(pks: list[int], token: str, reason: str) -> None:
+    """Never send these claimed rows; the admin shows why."""
+    Delivery.objects.filter(pk__in=pks, claimed_by=token, sent_at=None).update(
+        attempts=MAX_ATTEMPTS, last_error=reason[:500], claimed_by=""
+    )
 
 
 def _send_one(rows: list[Delivery]) -> None:

@@ -20,16 +20,30 @@ from webpush.models import PushSubscription
 Event = Notification.Event
 # A digest gathers a day of notices: the first one waiting sets when it goes.
 DIGEST_EVERY = timedelta(days=1)
+# How long the e-mail and push of a notice its recipient may be looking at wait (a live table's
+# start and end, pushed to its open page, which reads them): read by then, they are not sent.
+SEEN_GRACE = timedelta(seconds=10)
 
 
-def notify(users, event: str, *, game=None, actor=None, text: str = "", cause: str = "") -> list:
+def notify(
+    users,
+    event: str,
+    *,
+    game=None,
+    actor=None,
+    text: str = "",
+    cause: str = "",
+    grace: timedelta = timedelta(0),
+) -> list:
     """Notify `users` (one User or several) of `event`; the new Notifications.
 
     Call it inside the transaction of the change that causes it. The actor never notifies
     themself; bots are not users and get nothing; a second call for the same recipient, event
     and cause adds nothing (one notification per cause: `cause` defaults to the game and, for a
     turn, its version; for an invitation, the game and the actor). Nothing here checks
-    friendships or blocks: the callers refuse what must not be sent.
+    friendships or blocks: the callers refuse what must not be sent. The e-mails and pushes
+    wait `grace` (SEEN_GRACE for news a recipient may be watching); none goes for a notice
+    read before it is sent.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("notify() belongs inside the transaction of what causes it")
@@ -59,7 +73,7 @@ def notify(users, event: str, *, game=None, actor=None, text: str = "", cause: s
         for user in recipients
         if user.pk not in already
     ]
-    deliveries = _deliveries(created, now)
+    deliveries = _deliveries(created, now, now + grace)
     recipient_ids = [notification.recipient_id for notification in created]
     if recipient_ids:
         transaction.on_commit(lambda: live.counts_changed(recipient_ids))
@@ -94,9 +108,10 @@ def _recipients(users, actor) -> list:
     return recipients
 
 
-def _deliveries(created: list, now) -> list:
+def _deliveries(created: list, now, due_at) -> list:
     """The outbox rows of new notifications: an e-mail (or a place in the digest) as each
-    recipient chose, for those with an address; a push for those with a subscription."""
+    recipient chose, for those with an address; a push for those with a subscription. The
+    e-mail and the push are due at `due_at`."""
     if not created:
         return []
     user_ids = [notification.recipient_id for notification in created]
@@ -111,7 +126,9 @@ def _deliveries(created: list, now) -> list:
         user = notification.recipient
         choice = choices.get(user.pk, Preference.Email.EACH)
         if user.email and choice == Preference.Email.EACH:
-            rows.append(Delivery(notification=notification, channel=Delivery.Channel.EMAIL))
+            rows.append(
+                Delivery(notification=notification, channel=Delivery.Channel.EMAIL, due_at=due_at)
+            )
         elif user.email and choice == Preference.Email.DIGEST:
             rows.append(
                 Delivery(
@@ -121,7 +138,9 @@ def _deliveries(created: list, now) -> list:
                 )
             )
         if user.pk in pushable:
-            rows.append(Delivery(notification=notification, channel=Delivery.Channel.PUSH))
+            rows.append(
+                Delivery(notification=notification, channel=Delivery.Channel.PUSH, due_at=due_at)
+            )
     for row in rows:
         row.save()
     return rows
@@ -152,6 +171,18 @@ def mark_read(user, ids=None) -> int:
     if changed:
         transaction.on_commit(lambda: live.counts_changed([user.pk]))
     return changed
+
+
+def mark_game_seen(user, game) -> int:
+    """Mark `user`'s unread notifications about `game` read: a player who opens its page, or
+    whose open page is pushed its start, end or turn, needs no badge for what they are looking
+    at (a live table's start and end would otherwise pile up unread). One query when there is
+    nothing to mark."""
+    if not user.is_authenticated:
+        return 0
+    unread = Notification.objects.filter(recipient=user, game=game, read_at=None)
+    ids = list(unread.values_list("pk", flat=True))
+    return mark_read(user, ids) if ids else 0
 
 
 # ---------------------------------------------------------------------- preferences

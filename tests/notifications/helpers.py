@@ -20,6 +20,15 @@ def move(game, rng: random.Random, now=None):
     return seat.user
 
 
+def hand_over(game, rng):
+    """Moves until the game waits on another player (a turn may be several moves, which push
+    nothing); the player whose turn it was."""
+    mover = acting_seat(game).user
+    while acting_seat(game).user == mover:
+        move(game, rng)
+    return mover
+
+
 def notices(user, event=None) -> list[Notification]:
     rows = Notification.objects.filter(recipient=user).order_by("pk")
     return list(rows.filter(event=event) if event else rows)

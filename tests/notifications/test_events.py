@@ -1,6 +1,6 @@
 """Each event of issue 19 reaches its players in the site and by e-mail exactly once: your turn
-and a game's start and end at turn-based tables, a rematch, a moderator's message; never for a
-player's own move, never to bots, nothing for live tables' turns.
+at turn-based tables, a game's start and end at any table, a rematch, a moderator's message;
+never for a player's own move, never to bots, nothing for live tables' turns.
 
 Time is injected (`now=`) as in tests/turnbased, so moves days apart take a moment.
 """
@@ -12,12 +12,14 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.db import transaction
+from django.utils import timezone
 
 from biblios_site import errors
 from games import moderation, services
 from games.models import Game, ModerationAction
+from notifications import sending
 from notifications.models import Delivery, Notification
-from notifications.services import notify
+from notifications.services import SEEN_GRACE, notify
 from tests.notifications.helpers import mails_to, move, notices, unsent
 from tests.play import play_to_end, started_game
 from tests.turnbased.helpers import waiting_on
@@ -84,12 +86,27 @@ def test_the_start_and_each_turn_are_told_once_however_often_notify_is_called(pe
     assert Notification.objects.count() == 2 and len(mail.outbox) == 2
 
 
-def test_live_and_untimed_tables_send_no_turn_start_or_end_notices(people, committed):
+def test_live_and_untimed_tables_tell_the_start_and_the_end_but_no_turn(people, committed):
+    """A player who joined a live table and switched tabs hears that the host started it, and
+    everyone hears of the end but its last mover; the turns themselves are told only at
+    turn-based tables, where the players are not at the board."""
     ada, basil, clio, dora = people
-    for seconds, pair in ((60, (ada, basil)), (None, (clio, dora))):
-        game = committed(started_game, list(pair), 2, seed=5, turn_seconds=seconds)
+    for seconds, (host, guest) in ((60, (ada, basil)), (None, (clio, dora))):
+        game = committed(started_game, [host, guest], 2, seed=5, turn_seconds=seconds)
+        assert [n.event for n in notices(host)] == []
+        assert [n.event for n in notices(guest)] == [Event.GAME_STARTED]
         committed(play_to_end, game, random.Random(5))
-    assert not Notification.objects.exists() and mail.outbox == []
+        last = game.moves.order_by("-seq").first()
+        last_mover = game.seats.get(position=last.seat).user
+        finished = Notification.objects.filter(game=game, event=Event.GAME_FINISHED)
+        assert [n.recipient for n in finished] == [guest if last_mover == host else host]
+    assert not Notification.objects.filter(event=Event.YOUR_TURN).exists()
+    # Their e-mails wait a moment, for a page open on the game to read them (test_seen.py):
+    # unread, they go then.
+    assert mail.outbox == []
+    assert sending.send_pending(now=timezone.now() + SEEN_GRACE) == 4
+    assert len(mail.outbox) == Notification.objects.count() == 4
+    assert Counter(message.subject.split(" ")[0] for message in mail.outbox) == {"Game": 4}
 
 
 def test_bots_get_nothing_and_their_moves_wake_the_person(people, committed):
@@ -131,14 +148,16 @@ def test_a_rematch_tells_the_other_players_of_the_new_table(people, committed):
     committed(play_to_end, game, random.Random(8))
     table = committed(services.rematch, game.pk, basil)
     for user in (ada, clio):
-        (notice,) = notices(user)
+        (notice,) = notices(user, Event.REMATCH)
         assert (notice.event, notice.game, notice.actor) == (Event.REMATCH, table, basil)
-        (message,) = mails_to(user)
+        (message,) = [m for m in mails_to(user) if "rematch" in m.subject]
         assert message.subject == "Reader 1 wants a rematch"
         assert f"http://localhost:8000/join/{table.invite_code}/" in message.body
-    assert notices(basil) == []
+    assert notices(basil, Event.REMATCH) == []
     committed(services.rematch, game.pk, ada)  # joins the same table: nobody is told again
-    assert Notification.objects.count() == 2 and len(mail.outbox) == 2
+    rematches = Notification.objects.filter(event=Event.REMATCH)
+    assert rematches.count() == 2
+    assert len([m for m in mail.outbox if "rematch" in m.subject]) == 2
 
 
 def test_a_moderators_message_reaches_the_user_with_its_reason_logged(people, committed):

@@ -16,9 +16,8 @@ from games import moderation, selectors
 from notifications import services
 from tests.live.conftest import own_channel_layer  # noqa: F401  (a fresh channel layer)
 from tests.live.helpers import HOST, ORIGIN, QUIET, TIMEOUT, run, session_cookie
-from tests.notifications.helpers import move
+from tests.notifications.helpers import hand_over
 from tests.play import started_game
-from tests.turns.helpers import acting_seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,15 +33,6 @@ def counts(frame: str) -> dict:
     assert found["nav-menu-turns"] == found["nav-turns"]
     assert found["nav-menu-unread"] == found["nav-unread"]
     return {"turns": found["nav-turns"], "unread": found["nav-unread"]}
-
-
-def hand_over(game, rng):
-    """Moves until the game waits on another player (a turn may be several moves, which push
-    nothing); the player whose turn it was."""
-    mover = acting_seat(game).user
-    while acting_seat(game).user == mover:
-        move(game, rng)
-    return mover
 
 
 def socket(cookie):

@@ -16,7 +16,7 @@ from django.core.mail.backends.locmem import EmailBackend
 from django.core.management import call_command
 from django.utils import timezone
 
-from notifications import sending, texts
+from notifications import sending, services, texts
 from notifications.models import Delivery, Notification
 from tests.notifications.helpers import move, unsent
 from tests.play import started_game
@@ -73,6 +73,23 @@ def test_a_worker_that_died_holding_rows_keeps_them_until_its_lease_ends(
     assert sending.send_pending(now=later) == waiting
     assert sending.send_pending(now=later) == 0
     assert len(mail.outbox) == waiting
+
+
+def test_a_notice_read_before_its_e_mail_went_is_not_sent(people, committed, dies_after_commit):
+    """Read in the site while no worker ran: the e-mail would be old news. Its row says why
+    and is never tried again; the notices still unread go."""
+    turn_based_moves(people, committed, moves=12)
+    ada, basil = people[:2]
+    read = services.mark_read(basil)
+    assert read >= 1 and Notification.objects.filter(recipient=ada).exists()
+    waiting = unsent()
+    assert sending.send_pending() == waiting - read
+    assert sending.send_pending(now=timezone.now() + sending.MAX_BACKOFF) == 0
+    assert {m.to[0] for m in mail.outbox} == {ada.email}
+    skipped = Delivery.objects.filter(notification__recipient=basil)
+    assert skipped.count() == read
+    assert all(row.sent_at is None for row in skipped)
+    assert {row.last_error for row in skipped} == {"read in the site before it was sent"}
 
 
 class FailingOnce(EmailBackend):
