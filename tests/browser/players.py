@@ -19,6 +19,15 @@ DESKTOP = {"width": 1200, "height": 1000}
 PHONE = {"width": 360, "height": 740}
 # From the top of a page to any move's button, through the nav and the board, with room.
 MAX_TABS = 120
+# htmx has nothing in flight or still settling.
+SETTLED = "() => !document.querySelector('.htmx-request, .htmx-added, .htmx-settling')"
+# An init script (it runs before any script of every document; the page's policy does not apply
+# to it) that turns each Content-Security-Policy violation into a console error.
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI}`);
+});
+"""
 
 
 class Player:

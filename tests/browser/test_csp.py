@@ -17,16 +17,16 @@ import urllib.request
 
 import pytest
 
-from tests.browser.players import MOVE_TIMEOUT_MS, Player, play_moves, unique_tag
+from tests.browser.players import (
+    MOVE_TIMEOUT_MS,
+    REPORT_VIOLATIONS,
+    Player,
+    play_moves,
+    unique_tag,
+)
 
 pytestmark = pytest.mark.slow
 
-# Runs before any script of every document; the page's policy does not apply to it.
-REPORT_VIOLATIONS = """
-document.addEventListener("securitypolicyviolation", (event) => {
-  console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI}`);
-});
-"""
 API_MAX_REQUESTS = 2000
 
 

@@ -9,9 +9,7 @@ import json
 
 import pytest
 
-from .players import PHONE
-from .test_csp import REPORT_VIOLATIONS
-from .test_pages import SETTLED
+from .players import PHONE, REPORT_VIOLATIONS, SETTLED
 
 pytestmark = pytest.mark.slow(seconds=45)
 

@@ -9,9 +9,8 @@ import json
 
 import pytest
 
-from .players import PHONE
+from .players import PHONE, SETTLED
 from .test_learn import DESKTOP, press_and_wait_for_the_board, watched_page
-from .test_pages import SETTLED
 
 pytestmark = pytest.mark.slow(seconds=60)
 
