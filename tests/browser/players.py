@@ -28,6 +28,16 @@ document.addEventListener("securitypolicyviolation", (event) => {
   console.error(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI}`);
 });
 """
+# An init script that counts, on each document, the frames of the game page's socket. Its first
+# frame redraws the whole board the server drew a moment before (a move may have come between),
+# so a test that reads the board and clicks waits for it: a button read before it is gone after.
+COUNT_BOARD_FRAMES = """
+document.addEventListener("htmx:wsAfterMessage", (event) => {
+  if (event.target.id === "game-live") {
+    window.__biblios_board_frames = (window.__biblios_board_frames || 0) + 1;
+  }
+});
+"""
 
 
 class Player:
@@ -60,6 +70,7 @@ class Player:
             storage_state=storage_state,
             reduced_motion=reduced_motion,
         )
+        self.context.add_init_script(COUNT_BOARD_FRAMES)
         self.page = self.context.new_page()
         self.requested: list[str] = []
         # Context-wide, so pages opened later are recorded too; sockets are requests as well.
@@ -170,8 +181,11 @@ class Player:
 
     def wait_for_board(self) -> None:
         """The board with the player's hand drawn (the hand region is empty on the waiting
-        room's skeleton)."""
-        self.page.wait_for_selector("#board-hand > *", timeout=MOVE_TIMEOUT_MS)
+        room's skeleton), as the page's socket last sent it."""
+        self.page.wait_for_function(
+            "() => document.querySelector('#board-hand > *') && window.__biblios_board_frames > 0",
+            timeout=MOVE_TIMEOUT_MS,
+        )
 
     # --------------------------------------------------------------------- board
 
