@@ -14,12 +14,13 @@ failed, with what was in the way.
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.players import MOVE_TIMEOUT_MS, Player, unique_tag
+from tests.browser.players import MOVE_TIMEOUT_MS, SETTLED, Player, unique_tag
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 MAX_TURNS = 200  # a two-player game gives the person about 85
 THEMES = ("light", "dark")
+MEASURES = 5  # reads of a button that a push keeps redrawing before its last reading stands
 
 # Where a button is and what the page shows at its centre. Runs in the page: a description of
 # the element on top, if it is neither the button nor inside it.
@@ -35,7 +36,7 @@ button => {
       + [...element.classList].map((name) => "." + name).join("")
     : "nothing";
   return {
-    x, y, inside,
+    attached: button.isConnected, x, y, inside,
     box: [box.left, box.top, box.right, box.bottom].map(Math.round),
     coveredBy: inside && !(top && (top === button || button.contains(top))) ? describe(top) : null,
     scrollY: Math.round(scrollY),
@@ -66,6 +67,19 @@ def problem(place: dict, viewport: dict) -> str | None:
     return None
 
 
+def where_is(button) -> dict:
+    """WHERE_IS of `button` as the page stands. Playwright finds the element, then measures it,
+    in two calls: a push that redraws its region between them leaves a detached button with a
+    zero box, which no player ever sees. The button is then found and measured again once htmx
+    has settled (a button hidden on the page keeps its zero box and is reported)."""
+    for _ in range(MEASURES):
+        place = button.evaluate(WHERE_IS)
+        if place["attached"]:
+            return place
+        button.page.wait_for_function(SETTLED, timeout=MOVE_TIMEOUT_MS)
+    return place
+
+
 def play_turns(person: Player, viewport: dict, shot_name: str) -> tuple[int, list[str]]:
     """Play the person's turns (the bot plays its own) until the game is over or MAX_TURNS are
     played, checking each turn in both themes; returns how many were played and every failed
@@ -81,11 +95,11 @@ def play_turns(person: Player, viewport: dict, shot_name: str) -> tuple[int, lis
         first = page.locator("#board-actions button[type=submit]").first
         for theme in THEMES:
             page.emulate_media(color_scheme=theme)
-            place = chosen.evaluate(WHERE_IS)
+            place = where_is(chosen)
             # The same button checked twice gives the same words, noted once.
             troubles = dict.fromkeys(
                 f"turn {turn + 1} ({kind}, {theme}), {which}: {trouble}"
-                for which, where in (("first button", first.evaluate(WHERE_IS)), ("pressed", place))
+                for which, where in (("first button", where_is(first)), ("pressed", place))
                 if (trouble := problem(where, viewport))
             )
             if troubles and not failures:
