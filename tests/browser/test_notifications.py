@@ -1,7 +1,7 @@
 """The navigation's counts live in a real browser (issue 19): a player waiting on another page
-sees the start of a 24-hour game counted in their navigation without reloading it (the
-`ws/me/` socket's out-of-band swap), and marking the notices read on the notifications page
-(htmx) takes the count away; no console error on the way."""
+sees the start of a game counted in their navigation without reloading it (the `ws/me/`
+socket's out-of-band swap); marking the notices read on the notifications page (htmx), or
+following the notice to the game, takes the count away; no console error on the way."""
 
 import re
 
@@ -30,7 +30,10 @@ def wait_until(player: Player, condition) -> None:
     raise AssertionError("the socket sent nothing")
 
 
-def test_a_turn_based_start_is_counted_live_and_read_away(browser, live_site):
+def seated_elsewhere(browser, live_site, turn_seconds: int):
+    """Ada opens a two-seat table with `turn_seconds` per move, Basil joins through the invite
+    and goes to another page, its `ws/me/` socket open; Ada starts the game and Basil's
+    navigation counts the notice without a reload. (ada, basil, table URL, console errors)."""
     tag = unique_tag()
     ada = Player(browser, live_site, f"ada{tag}", display_name=f"Ada {tag}")
     basil = Player(browser, live_site, f"basil{tag}", display_name=f"Basil {tag}")
@@ -41,7 +44,7 @@ def test_a_turn_based_start_is_counted_live_and_read_away(browser, live_site):
     page = ada.page
     page.goto(f"{live_site}/")
     page.select_option("select[name=num_players]", "2")
-    page.select_option("select[name=turn_seconds]", "86400")
+    page.select_option("select[name=turn_seconds]", str(turn_seconds))
     page.click("form[action$='/tables/new/'] [type=submit]")
     page.wait_for_url(re.compile(r"/games/\d+/$"))
     table_url = page.url
@@ -66,6 +69,11 @@ def test_a_turn_based_start_is_counted_live_and_read_away(browser, live_site):
     wait_for_count(basil, "nav-unread", "1")  # "game started", or "your turn"
     assert basil.still_same_page() and len(frames) >= 2  # pushed, not drawn on a reload
     assert basil.page.evaluate(COUNT, "nav-menu-unread") == "1"
+    return ada, basil, table_url, errors
+
+
+def test_a_turn_based_start_is_counted_live_and_read_away(browser, live_site):
+    ada, basil, _, errors = seated_elsewhere(browser, live_site, 86400)
 
     basil.page.goto(f"{live_site}/notifications/")
     basil.mark_loaded()
@@ -75,6 +83,25 @@ def test_a_turn_based_start_is_counted_live_and_read_away(browser, live_site):
     basil.page.wait_for_function(SETTLED, timeout=MOVE_TIMEOUT_MS)
     assert basil.still_same_page()
     assert basil.page.locator("#notifications li.unread").count() == 0
+    assert not errors, errors
+    ada.close()
+    basil.close()
+
+
+def test_a_live_start_reaches_a_player_on_another_page_who_follows_it_to_the_board(
+    browser, live_site
+):
+    """A player who joined a live table and switched tabs is told the host started it; the
+    notice leads to the board, and the game seen, nothing is left unread."""
+    ada, basil, table_url, errors = seated_elsewhere(browser, live_site, 60)
+
+    basil.page.goto(f"{live_site}/notifications/")
+    notice = basil.page.locator("#notifications li.unread a").first
+    assert "has started" in notice.inner_text()
+    notice.click()
+    basil.page.wait_for_url(table_url)
+    basil.wait_for_board()
+    assert basil.page.evaluate(COUNT, "nav-unread") == ""
     assert not errors, errors
     ada.close()
     basil.close()
