@@ -14,9 +14,8 @@ failed, with what was in the way.
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.players import MOVE_TIMEOUT_MS, SETTLED, Player, unique_tag
+from tests.browser.players import MOVE_TIMEOUT_MS, PHONE, SETTLED, Player, unique_tag
 
-PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 MAX_TURNS = 200  # a two-player game gives the person about 85
 THEMES = ("light", "dark")
