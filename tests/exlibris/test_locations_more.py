@@ -573,10 +573,10 @@ def at_home(state, seat):
 
 
 def test_x49_a_home_assistant_takes_an_opponents_slot_and_the_instant_effect_applies():
-    """X49, X87: which home assistant (standard here), then which slot of a location holding an
-    opponent's assistant: one an opponent holds, or a free one its gate allows (the Flea
-    Market's slot 2, not its slot 3 gated at 4 players), never one's own nor the Guild's. X23:
-    the opponent's assistant goes back to its supply (X24), the home space is freed, and the
+    """X49, X87: which home assistant (standard here), then which slot: only one an opponent's
+    assistant already holds (« déjà occupé par un Assistant adverse »), never a free one beside
+    it (the Flea Market's slot 2, the Bookshop's slot 3), one's own nor the Guild's. X23: the
+    opponent's assistant goes back to its supply (X24), the home space is freed, and the
     Bookshop's effect applies for the mover."""
     state = placement_state(players=3, seed=110)
     active = only(state)
@@ -595,7 +595,6 @@ def test_x49_a_home_assistant_takes_an_opponents_slot_and_the_instant_effect_app
     assert E.legal_actions(state, active) == [
         {"type": "slot", "tile": "bookshop", "slot": 1},
         {"type": "slot", "tile": "flea", "slot": 1},
-        {"type": "slot", "tile": "flea", "slot": 2},
     ]
     supply = list(state["seats"][left]["supply"])
     lots = tile_cards(state, "bookshop")

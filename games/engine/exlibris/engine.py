@@ -1260,21 +1260,20 @@ def _guild_kinds(state: dict, seat: int) -> list[str]:
 
 
 def _guild_slots(state: dict, seat: int, assistant: str) -> list[dict]:
-    """X49: a slot of a location (not the Guild) holding at least one opponent's assistant, a
-    sharing Ghost included (X60): one an opponent holds, or a free one its gate allows (X4),
-    never one of yours. At the Auction House only a held bid, which the newcomer takes over
-    (A-10): a free one would make a second bidder (X37). The Snowman's block and the
-    Sasquatch's restriction do not apply (X66), the Hut's ban on the Ghost does (X35)."""
+    """X49: a slot an opponent's assistant holds, on a location other than the Guild: « un
+    emplacement [...] déjà occupé par un Assistant adverse », whose owner takes it back; never a
+    free slot, nor one of yours (one an opponent's Ghost shares included: the newcomer would
+    replace your own holder). At the Auction House the newcomer takes over the held bid (A-10).
+    The Snowman's block and the Sasquatch's restriction do not apply (X66), the Hut's ban on the
+    Ghost does (X35)."""
     found = []
     for tile in state["locations"]["face_up"]:
         if tile == "guild" or (assistant == "ghost" and tile == HUT):
             continue
-        if all(entry["seat"] == seat for entry in _occupants(state, tile)):
-            continue
-        location, slots = LOCATIONS[tile], state["tiles"][tile]["slots"]
-        for number in location.slots(state["players"]):
+        slots = state["tiles"][tile]["slots"]
+        for number in LOCATIONS[tile].slots(state["players"]):
             holder = slots[number - 1]
-            if holder is None and not location.bids or holder and holder["seat"] != seat:
+            if holder is not None and holder["seat"] != seat:
                 found.append({"type": "slot", "tile": tile, "slot": number})
     return found
 
