@@ -139,6 +139,10 @@ def test_x56_a_mummy_driven_shelving_may_stack_on_or_under_a_single_card():
     }
     assert bs.entombed_count(on["seats"][0]["bookshelf"]) == 1
     assert bs.shelved_count(on["seats"][0]["bookshelf"]) == 3  # X17: a 2-stack counts 2
+    # X77: every player saw `second` face up on the shelf; covering it hides nothing.
+    assert E.view(on, 1)["seats"][0]["bookshelf"]["0,1"]["under"] == second
+    assert E.view(on, None)["seats"][0]["bookshelf"]["0,1"]["under"] == second
+    views_hold(on)
     under = act(state, 0, {"type": "stack", "cell": [0, 0], "how": "under"})
     assert bs.stack_at(under["seats"][0]["bookshelf"], (0, 0)) == {
         "top": first,

@@ -2708,16 +2708,16 @@ def events_for(state: dict, seat) -> list[dict]:
 
 
 def _view_bookshelf(shelf: dict, owner: bool, hidden: list[str]) -> dict:
-    """X77: top cards are public; an under card only its owner knows (the Mummy may put a card
-    straight under another), so others see only that there is one; a card put straight under
-    stays its owner's secret once left alone face down in its cell (X90.3)."""
+    """X77: top cards are public, and stay known once the Mummy stacks a card on them; only a
+    card the Mummy put straight under another is its owner's secret, so others see only that
+    there is one, and it stays secret once left alone face down in its cell (X90.3)."""
     if owner:
         return _copy(shelf)
     return {
         key: {
             "top": "hidden" if not stack["up"] and stack["top"] in hidden else stack["top"],
             "up": stack["up"],
-            "under": None if stack["under"] is None else "hidden",
+            "under": "hidden" if stack["under"] in hidden else stack["under"],
         }
         for key, stack in shelf.items()
     }
