@@ -111,6 +111,22 @@ def test_steps_is_the_fold_of_apply_action(played):
 
 
 @EVERY_TABLE
+def test_apply_action_leaves_its_input_unchanged(played):
+    """States are values: the platform caches them, bots search from them and replays share
+    them, so `apply_action` must never change the state it is given, whether it applies the
+    move or refuses one (a refusal changes nothing)."""
+    engine, states, moves = played.engine, played.states, played.moves
+    for step in range(0, len(moves), max(1, len(moves) // 60)):
+        state, (seat, action) = states[step], moves[step]
+        before = engine.dumps(state)
+        assert engine.apply_action(state, seat, action) == states[step + 1]
+        assert engine.dumps(state) == before
+        with pytest.raises(engine.IllegalAction):
+            engine.apply_action(state, seat, {"type": "not-an-action"})
+        assert engine.dumps(state) == before
+
+
+@EVERY_TABLE
 def test_no_view_depends_on_what_its_seat_cannot_know(played):
     """Non-interference (R22 for Biblios): dealing anew every card a seat (or a spectator)
     cannot see now, hidden orders and the seed included (`redraw_hidden`), leaves its view and
