@@ -10,7 +10,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.core.cache import cache
 from django.db.models import Case, Count, F, Prefetch, Q, Value, When
 from django.utils.translation import gettext
 
@@ -18,7 +17,7 @@ from biblios_site import errors
 from friends import selectors as friendships
 from games import access
 from games.kinds import registry
-from games.models import Game, Move, Seat
+from games.models import Game, Move, RematchOffer, Seat
 
 
 def seat_names(game: Game, seats=None) -> list[str]:
@@ -210,20 +209,22 @@ def game_steps(game: Game, seat) -> list[list[dict]]:
     return _history.events(game, seat) if game.setup else []
 
 
-def rematch_key(game_id: int) -> str:
-    """The cache key of the hint linking a finished game to its rematch table
-    (`services.rematch` sets it)."""
-    return f"rematch-of-game-{game_id}"
-
-
-def rematch_offer(game: Game) -> Game | None:
-    """The open table that replays `game`, if one of its players opened it."""
+def rematch_offer(game: Game, user) -> Game | None:
+    """The open table replaying `game` that `user` is offered: the newest one opened by one of
+    its players whom `user` did not block and was not blocked by (`services.rematch`)."""
     if game.status != Game.Status.FINISHED:
         return None
-    new_game_id = cache.get(rematch_key(game.pk))
-    if new_game_id is None:
-        return None
-    return Game.objects.filter(pk=new_game_id, status=Game.Status.OPEN).first()
+    offers = RematchOffer.objects.filter(game=game, table__status=Game.Status.OPEN)
+    shunned = friendships.blocked_either_way_ids(user)
+    if shunned:
+        offers = offers.exclude(asker_id__in=shunned)
+    offer = offers.select_related("table").order_by("-created_at", "-pk").first()
+    return offer.table if offer is not None else None
+
+
+def has_offered_rematch(game: Game, user) -> bool:
+    """Whether `user` has offered a rematch of `game` (each player may, once)."""
+    return RematchOffer.objects.filter(game=game, asker_id=getattr(user, "pk", None)).exists()
 
 
 # ---------------------------------------------------------------------------- boards
