@@ -10,7 +10,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Case, Count, F, Prefetch, Q, Value, When
+from django.db.models import Case, Count, F, Prefetch, Value, When
 from django.utils.translation import gettext
 
 from biblios_site import errors
@@ -42,21 +42,11 @@ def turn_deadline(game: Game, seats, to_act: list[int]) -> datetime | None:
     return game.due_at if acting is not None and not acting.bot_level else None
 
 
-def listed_to(user, friend_ids: set[int] | None = None) -> Q:
-    """The public tables the lobby and the API list to `user`: a table for the host's friends
-    only is listed to the host and their friends alone (`friend_ids`: the user's friends, when
-    the caller has read them)."""
-    hosts = friendships.friend_ids(user) if friend_ids is None else set(friend_ids)
-    if getattr(user, "is_authenticated", False):
-        hosts.add(user.pk)
-    return Q(private=False) & (Q(friends_only=False) | Q(host_id__in=hosts))
-
-
 def lobby_tables(user) -> dict:
     """The lobby's lists: open public tables (my friends' first), public games in progress,
     and my tables; friends-only tables only where I am the host's friend."""
     friend_ids = friendships.friend_ids(user)
-    public = Game.objects.filter(listed_to(user, friend_ids)).select_related("host")
+    public = Game.objects.filter(access.listed_to(user, friend_ids)).select_related("host")
     public = public.annotate(taken=Count("seats"))
     open_tables = public.filter(status=Game.Status.OPEN).order_by("-created_at")
     if friend_ids:
@@ -314,20 +304,21 @@ def games_left(user) -> int:
     )
 
 
-def player_games(user, *, include_private: bool) -> PlayerGames:
-    """`user`'s current games and last finished ones, hiding private tables unless asked.
+def player_games(user, *, include_private: bool, reader=None) -> PlayerGames:
+    """`user`'s current games and last finished ones; unless `include_private` (the player's
+    own profile), only those `reader` (None: an anonymous one) may find in a list.
 
-    A private table is only reachable by its invite link, so its id is not shown to others.
+    A private table is only reachable by its invite link, so its id is not shown to others; a
+    table for the host's friends only shows to those friends (`access.listed_to`).
     """
+    shown = {"include_private": include_private, "reader": reader}
     current = list(
-        _games_of(
-            user, [Game.Status.OPEN, Game.Status.ACTIVE], include_private=include_private
-        ).order_by("-created_at")
+        _games_of(user, [Game.Status.OPEN, Game.Status.ACTIVE], **shown).order_by("-created_at")
     )
     recent = []
-    for game in _games_of(user, [Game.Status.FINISHED], include_private=include_private).order_by(
-        "-finished_at", "-pk"
-    )[:RECENT_GAMES]:
+    for game in _games_of(user, [Game.Status.FINISHED], **shown).order_by("-finished_at", "-pk")[
+        :RECENT_GAMES
+    ]:
         position = next(seat.position for seat in game.seats.all() if seat.user_id == user.pk)
         players = (game.result or {}).get("players") or []
         place = players[position].get("place") if position < len(players) else None
@@ -339,7 +330,7 @@ def player_games(user, *, include_private: bool) -> PlayerGames:
     return PlayerGames(current_games=current, recent_games=recent)
 
 
-def _games_of(user, statuses, *, include_private: bool):
+def _games_of(user, statuses, *, include_private: bool, reader):
     """The user's games in these statuses, without the bulky state, with seated players."""
     games = (
         Game.objects.filter(seats__user=user, status__in=statuses)
@@ -348,4 +339,4 @@ def _games_of(user, statuses, *, include_private: bool):
             Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
         )
     )
-    return games if include_private else games.filter(private=False)
+    return games if include_private else games.filter(access.listed_to(reader))
