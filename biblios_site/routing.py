@@ -1,13 +1,13 @@
 """WebSocket URL routes, mounted by biblios_site.asgi (session auth and origin check there)."""
 
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.urls import path, re_path
 
+from biblios_site.sockets import Consumer
 from games.consumers import GameConsumer, LobbyConsumer, NavConsumer
 
 
-class NoSuchSocket(AsyncWebsocketConsumer):
+class NoSuchSocket(Consumer):
     """Any other path: the handshake is refused (403), instead of the router raising and the
     worker logging a crash for every junk URL."""
 

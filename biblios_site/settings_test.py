@@ -15,7 +15,7 @@ os.environ.setdefault("DEBUG", "1")
 def _redis_url_of_this_test_process(url: str, xdist_worker: str) -> str:
     """pytest-xdist runs the suite in several processes, each on its own test database; each
     also gets its own Redis database (the URL's number plus the worker's), so that one
-    process's game 1 never hears another's hints, rate-limit counts or rematch offers."""
+    process's game 1 never hears another's hints or rate-limit counts."""
     if not url or not xdist_worker.startswith("gw"):
         return url
     parts = urlsplit(url)

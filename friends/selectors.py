@@ -87,6 +87,17 @@ def blocked_ids(user) -> set[int]:
     return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
 
 
+def blocked_either_way_ids(user) -> set[int]:
+    """The ids of the users `user` blocked or was blocked by: none of `user`'s offers reaches
+    them, and none of theirs reaches `user`."""
+    if not _person(user):
+        return set()
+    rows = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).values_list(
+        "blocker_id", "blocked_id"
+    )
+    return {other for pair in rows for other in pair if other != user.pk}
+
+
 def blocked_users(user):
     """The blocks `user` made, newest first, with the blocked users."""
     return Block.objects.filter(blocker=user).select_related("blocked")

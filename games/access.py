@@ -9,7 +9,10 @@ invite (`holds_invite`: the web keeps the invite links a browser followed in its
 The rule, as a game site with private tables usually has it:
 
 - A public table shows to everyone. A private one shows only to its players, to whoever holds
-  its invite, and to staff (moderators follow reports to any table).
+  its invite, and to staff (moderators follow reports to any table). One for the host's
+  friends only shows only to the host's friends, its players and staff, an invite or not, before,
+  during and after the game: nobody else watches it, reads its record or chat, or finds it in a
+  list (`listed_to`).
 - Its players always watch their own game. Anyone else watches a started game only where the
   table shows to them and takes spectators: the invite of a private table is a spectator's
   ticket only if spectators are allowed; otherwise only the players and staff watch (staff as
@@ -34,10 +37,11 @@ game), saving a query per decision.
 import secrets
 from dataclasses import dataclass
 
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from friends import selectors as friendships
-from games.models import ChatMessage, Game
+from games.models import ChatMessage, Game, Seat
 
 # The session key holding the ids of the games whose invite link a browser followed.
 INVITED_SESSION_KEY = "invited_games"
@@ -88,19 +92,42 @@ def _over(game: Game) -> bool:
 # ------------------------------------------------------------------------------- seeing
 
 
+def table_refusal(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> str | None:
+    """Why the table does not show to the visitor at all (its waiting room, board, record,
+    chat, its place in any list), or None: a private one without its invite, one for the host's
+    friends only to anyone but them. Its players and staff always see it."""
+    if _staff(user) or _seat(game, user, seat) is not None:
+        return None
+    if game.private and not invited:
+        return gettext("this table is private: use its invite link")
+    return friends_only_refusal(game, _person(user))
+
+
 def may_see_table(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
     """Whether the table shows to the visitor at all (its waiting room, its existence)."""
-    if not game.private or invited or _staff(user):
-        return True
-    return _seat(game, user, seat) is not None
+    return table_refusal(game, user, invited=invited, seat=seat) is None
+
+
+def listed_to(user, friend_ids: set[int] | None = None) -> Q:
+    """The games every list (the lobby, the API's tables, histories, profiles) shows `user`:
+    public ones, and of those for the host's friends only, the ones of `user`'s own or their
+    friends' tables or where they sit (`friend_ids`: the user's friends, when the caller has
+    read them). A private table shows in its own players' lists only, which ask for it."""
+    person = _person(user)
+    hosts = friendships.friend_ids(person) if friend_ids is None else set(friend_ids)
+    shown = Q(friends_only=False)
+    if person is not None:
+        hosts.add(person.pk)
+        shown |= Q(pk__in=Seat.objects.filter(user=person).values("game_id"))
+    return Q(private=False) & (shown | Q(host_id__in=hosts))
 
 
 def watch_refusal(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> str | None:
     """Why the visitor may not watch the game live (None: they may), in words for a refusal."""
     if _seat(game, user, seat) is not None:
         return None
-    if not may_see_table(game, user, invited=invited, seat=None):
-        return gettext("this table is private: use its invite link")
+    if refusal := table_refusal(game, user, invited=invited, seat=None):
+        return refusal
     if not admits_spectator(game, user):
         return gettext("this table does not allow spectators")
     return None
@@ -123,9 +150,7 @@ def see_refusal(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> st
     only to those who may watch."""
     if game.setup:
         return watch_refusal(game, user, invited=invited, seat=seat)
-    if may_see_table(game, user, invited=invited, seat=seat):
-        return None
-    return gettext("this table is private: use its invite link")
+    return table_refusal(game, user, invited=invited, seat=seat)
 
 
 def may_see(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
@@ -203,9 +228,7 @@ def sees_other_seats(game: Game, user) -> bool:
 def record_refusal(game: Game, user, *, invited: bool = False) -> str | None:
     """Why the visitor may not read the game's record (replay, export), or None."""
     if game.status == Game.Status.FINISHED:
-        if may_see_table(game, user, invited=invited):
-            return None
-        return gettext("this table is private: use its invite link")
+        return table_refusal(game, user, invited=invited)
     if sees_other_seats(game, user):
         return None
     return watch_refusal(game, user, invited=invited)

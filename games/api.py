@@ -116,7 +116,7 @@ def tables(request):
         raise errors.BadRequest(f"status must be one of {', '.join(LIST_STATUSES)}")
     limit = _limit(request.GET.get("limit", str(DEFAULT_LIMIT)))
     seated = Q(pk__in=Seat.objects.filter(user=request.user).values("game"))
-    visible = selectors.listed_to(request.user) | seated
+    visible = access.listed_to(request.user) | seated
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
     found = (
         Game.objects.filter(visible, status=status)

@@ -9,7 +9,8 @@ Refusals before any data is sent are a close with an application code, after the
 that clients (and bots) can read it: 4401 not authenticated, 4403 not allowed to watch, 4404 no
 such game, 4400 too many malformed frames. A socket also closes 4401 when the API token or the
 login session it was opened with ends (revoked, logged out, expired), so it acts no longer than
-its credential.
+its credential. A client that goes away mid-send is no error: every consumer here is a
+`biblios_site.sockets.Consumer`, which then drops what it would still send.
 """
 
 import json
@@ -17,13 +18,13 @@ import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from accounts import credentials
 from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
 from biblios_site import errors, ratelimit
+from biblios_site.sockets import Consumer
 from games import access, broadcast, live_regions, presence, rendering, selectors, services
 from games.models import Game
 from notifications import live
@@ -52,7 +53,7 @@ class CredentialsEnded(Exception):
     """The socket's token or session no longer stands for its user; nothing was attempted."""
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(Consumer):
     """`ws/games/<id>/`: HTML out-of-band partials for the page, or JSON with `?format=json`."""
 
     async def connect(self):
@@ -397,7 +398,7 @@ def _bearer_token(headers) -> str:
     return ""
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(Consumer):
     """`ws/lobby/`: the lobby's tables, re-rendered for this user whenever they change."""
 
     async def connect(self):
@@ -420,7 +421,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return rendering.lobby_html(user)
 
 
-class NavConsumer(AsyncWebsocketConsumer):
+class NavConsumer(Consumer):
     """`ws/me/`: the navigation's counts ("Your turn", unread notifications) of a logged-in
     reader, opened by every page of theirs (templates/base.html) and pushed whenever a commit
     changes one of them (`notifications.live`), as out-of-band swaps (issue 19). It sends its

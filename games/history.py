@@ -13,7 +13,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games import selectors
+from games import access, selectors
 from games.forms import player_count_choices
 from games.kinds import registry
 from games.models import Game, Move, Seat
@@ -85,13 +85,15 @@ class HistoryRow:
     duration: str  # "" while the game has not finished
 
 
-def games_of(subject, filters: dict, *, include_private: bool, statuses=None):
-    """`subject`'s games matching the cleaned `filters`, newest first, seats prefetched."""
+def games_of(subject, filters: dict, *, include_private: bool, statuses=None, reader=None):
+    """`subject`'s games matching the cleaned `filters`, newest first, seats prefetched; unless
+    `include_private` (their own history), only those `reader` (None: an anonymous one) may
+    find in a list (`access.listed_to`)."""
     games = Game.objects.filter(pk__in=Seat.objects.filter(user=subject).values("game_id"))
     if statuses is not None:
         games = games.filter(status__in=statuses)
     if not include_private:
-        games = games.filter(private=False)
+        games = games.filter(access.listed_to(reader))
     if filters.get("status"):
         games = games.filter(status=filters["status"])
     if filters.get("variant"):
@@ -123,9 +125,13 @@ def games_of(subject, filters: dict, *, include_private: bool, statuses=None):
     )
 
 
-def history_page(subject, filters: dict, page_number, *, include_private: bool, statuses=None):
+def history_page(
+    subject, filters: dict, page_number, *, include_private: bool, statuses=None, reader=None
+):
     """One page of `subject`'s games and its rows (`page_number` as given; bad ones clamp)."""
-    games = games_of(subject, filters, include_private=include_private, statuses=statuses)
+    games = games_of(
+        subject, filters, include_private=include_private, statuses=statuses, reader=reader
+    )
     page: Page = Paginator(games, PAGE_SIZE).get_page(page_number)
     return page, [_row(game, subject) for game in page.object_list]
 

@@ -23,7 +23,8 @@ def my_games(request):
 
 @require_GET
 def player_games(request, username: str):
-    """Another player's finished games; private tables only show to the player themself."""
+    """Another player's finished games; private tables only show to the player themself, and
+    tables for the host's friends only to those friends (`games.access.listed_to`)."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     return _history(request, player, own=request.user.pk == player.pk)
 
@@ -36,7 +37,12 @@ def _history(request, subject, *, own: bool):
     filters = form.cleaned_data if request.GET else {}
     statuses = None if own else [Game.Status.FINISHED]
     page, rows = history.history_page(
-        subject, filters, request.GET.get("page"), include_private=own, statuses=statuses
+        subject,
+        filters,
+        request.GET.get("page"),
+        include_private=own,
+        statuses=statuses,
+        reader=request.user,
     )
     query = request.GET.copy()
     query.pop("page", None)

@@ -196,6 +196,32 @@ class Seat(models.Model):
         return self.user_id is not None and bool(self.bot_level)
 
 
+class RematchOffer(models.Model):
+    """A player's offer to play a finished game again, and the table it opened.
+
+    One per game and player, for good: a host who leaves the new table closes it, and without
+    this row asking again would open another and notify everyone again, each round.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rematch_offers")
+    asker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rematch_offers"
+    )
+    # The table it opened; kept as a record (the offer still counts) if that table goes.
+    table = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "asker"], name="one_rematch_offer_per_player")
+        ]
+
+    def __str__(self):
+        return f"{self.asker} offers a rematch of game {self.game_id}"
+
+
 class Move(models.Model):
     """One applied action. Append-only: never updated or deleted while the game exists."""
 

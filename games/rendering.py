@@ -121,13 +121,16 @@ def chat_context(game: Game, user, *, invited: bool = False, error: str = "") ->
 
 
 def _rematch(game: Game, user, seat) -> dict:
-    """What the finished board offers a player: open a rematch, or join the one offered."""
-    offer = selectors.rematch_offer(game)
+    """What the finished board offers a player: open a rematch (once per game), or join the one
+    offered to them."""
+    if seat is None:
+        return {"can_ask": False}
+    offer = selectors.rematch_offer(game, user)
     if offer is None:
-        return {"can_ask": seat is not None}
+        return {"can_ask": True, "offered": selectors.has_offered_rematch(game, user)}
     seats = list(offer.seats.select_related("user"))
     return {
-        "can_ask": seat is not None,
+        "can_ask": True,
         "offer": offer,
         "host_name": next((str(s.user) for s in seats if s.user_id == offer.host_id), ""),
         "seated": any(s.user_id == getattr(user, "pk", None) for s in seats),

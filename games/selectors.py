@@ -10,15 +10,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.core.cache import cache
-from django.db.models import Case, Count, F, Prefetch, Q, Value, When
+from django.db.models import Case, Count, F, Prefetch, Value, When
 from django.utils.translation import gettext
 
 from biblios_site import errors
 from friends import selectors as friendships
 from games import access
 from games.kinds import registry
-from games.models import Game, Move, Seat
+from games.models import Game, Move, RematchOffer, Seat
 
 
 def seat_names(game: Game, seats=None) -> list[str]:
@@ -43,21 +42,11 @@ def turn_deadline(game: Game, seats, to_act: list[int]) -> datetime | None:
     return game.due_at if acting is not None and not acting.bot_level else None
 
 
-def listed_to(user, friend_ids: set[int] | None = None) -> Q:
-    """The public tables the lobby and the API list to `user`: a table for the host's friends
-    only is listed to the host and their friends alone (`friend_ids`: the user's friends, when
-    the caller has read them)."""
-    hosts = friendships.friend_ids(user) if friend_ids is None else set(friend_ids)
-    if getattr(user, "is_authenticated", False):
-        hosts.add(user.pk)
-    return Q(private=False) & (Q(friends_only=False) | Q(host_id__in=hosts))
-
-
 def lobby_tables(user) -> dict:
     """The lobby's lists: open public tables (my friends' first), public games in progress,
     and my tables; friends-only tables only where I am the host's friend."""
     friend_ids = friendships.friend_ids(user)
-    public = Game.objects.filter(listed_to(user, friend_ids)).select_related("host")
+    public = Game.objects.filter(access.listed_to(user, friend_ids)).select_related("host")
     public = public.annotate(taken=Count("seats"))
     open_tables = public.filter(status=Game.Status.OPEN).order_by("-created_at")
     if friend_ids:
@@ -210,20 +199,22 @@ def game_steps(game: Game, seat) -> list[list[dict]]:
     return _history.events(game, seat) if game.setup else []
 
 
-def rematch_key(game_id: int) -> str:
-    """The cache key of the hint linking a finished game to its rematch table
-    (`services.rematch` sets it)."""
-    return f"rematch-of-game-{game_id}"
-
-
-def rematch_offer(game: Game) -> Game | None:
-    """The open table that replays `game`, if one of its players opened it."""
+def rematch_offer(game: Game, user) -> Game | None:
+    """The open table replaying `game` that `user` is offered: the newest one opened by one of
+    its players whom `user` did not block and was not blocked by (`services.rematch`)."""
     if game.status != Game.Status.FINISHED:
         return None
-    new_game_id = cache.get(rematch_key(game.pk))
-    if new_game_id is None:
-        return None
-    return Game.objects.filter(pk=new_game_id, status=Game.Status.OPEN).first()
+    offers = RematchOffer.objects.filter(game=game, table__status=Game.Status.OPEN)
+    shunned = friendships.blocked_either_way_ids(user)
+    if shunned:
+        offers = offers.exclude(asker_id__in=shunned)
+    offer = offers.select_related("table").order_by("-created_at", "-pk").first()
+    return offer.table if offer is not None else None
+
+
+def has_offered_rematch(game: Game, user) -> bool:
+    """Whether `user` has offered a rematch of `game` (each player may, once)."""
+    return RematchOffer.objects.filter(game=game, asker_id=getattr(user, "pk", None)).exists()
 
 
 # ---------------------------------------------------------------------------- boards
@@ -313,20 +304,21 @@ def games_left(user) -> int:
     )
 
 
-def player_games(user, *, include_private: bool) -> PlayerGames:
-    """`user`'s current games and last finished ones, hiding private tables unless asked.
+def player_games(user, *, include_private: bool, reader=None) -> PlayerGames:
+    """`user`'s current games and last finished ones; unless `include_private` (the player's
+    own profile), only those `reader` (None: an anonymous one) may find in a list.
 
-    A private table is only reachable by its invite link, so its id is not shown to others.
+    A private table is only reachable by its invite link, so its id is not shown to others; a
+    table for the host's friends only shows to those friends (`access.listed_to`).
     """
+    shown = {"include_private": include_private, "reader": reader}
     current = list(
-        _games_of(
-            user, [Game.Status.OPEN, Game.Status.ACTIVE], include_private=include_private
-        ).order_by("-created_at")
+        _games_of(user, [Game.Status.OPEN, Game.Status.ACTIVE], **shown).order_by("-created_at")
     )
     recent = []
-    for game in _games_of(user, [Game.Status.FINISHED], include_private=include_private).order_by(
-        "-finished_at", "-pk"
-    )[:RECENT_GAMES]:
+    for game in _games_of(user, [Game.Status.FINISHED], **shown).order_by("-finished_at", "-pk")[
+        :RECENT_GAMES
+    ]:
         position = next(seat.position for seat in game.seats.all() if seat.user_id == user.pk)
         players = (game.result or {}).get("players") or []
         place = players[position].get("place") if position < len(players) else None
@@ -338,7 +330,7 @@ def player_games(user, *, include_private: bool) -> PlayerGames:
     return PlayerGames(current_games=current, recent_games=recent)
 
 
-def _games_of(user, statuses, *, include_private: bool):
+def _games_of(user, statuses, *, include_private: bool, reader):
     """The user's games in these statuses, without the bulky state, with seated players."""
     games = (
         Game.objects.filter(seats__user=user, status__in=statuses)
@@ -347,4 +339,4 @@ def _games_of(user, statuses, *, include_private: bool):
             Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
         )
     )
-    return games if include_private else games.filter(private=False)
+    return games if include_private else games.filter(access.listed_to(reader))

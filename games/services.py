@@ -11,7 +11,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -29,7 +28,7 @@ from biblios_site.errors import (
 from friends import selectors as friendships
 from games import access, broadcast, selectors, signals
 from games.kinds import registry
-from games.models import TURN_SECONDS, Game, ModerationAction, Move, Seat
+from games.models import TURN_SECONDS, Game, ModerationAction, Move, RematchOffer, Seat
 from notifications import live
 from notifications.models import Notification
 from notifications.services import SEEN_GRACE, notify
@@ -685,18 +684,17 @@ def _after_commit(game: Game, *, lobby: bool) -> None:
 
 # ---------------------------------------------------------------------------- rematch
 
-# How long a finished game's page offers the rematch table to its other players.
-REMATCH_OFFER_SECONDS = 6 * 3600
-
 
 def rematch(game_id: int, user) -> Game:
     """Play again with the same players: a new table like the finished one (kind, variant,
     options, seat count, turn time, privacy, friends only, bot seats), the requester seated.
 
-    The first player to ask opens it; every later request (the others' one-click join) seats
-    the asker at that same table instead of opening another. The link from the old game to its
-    rematch is a hint in the cache (Redis in production): it only decides what the old page
-    offers, and a missing or stale hint at worst opens a fresh table.
+    The first player to ask opens it and the others are told, except those who blocked the
+    asker or whom the asker blocked (they are not offered that table either); every later
+    request (the others' one-click join) seats the asker at that table instead of opening
+    another. Each player offers a rematch of a game once, for good (`RematchOffer`): the
+    offer's table closed (its host left) or gone, asking again is refused, so nobody is told
+    twice by the same player. Another player of the game may still offer once.
     """
     with transaction.atomic():
         game = _locked(game_id)  # one rematch table per game, even when players ask at once
@@ -704,11 +702,13 @@ def rematch(game_id: int, user) -> Game:
             raise Conflict(gettext("only a finished game can be played again"))
         if _seat_row(game, user) is None:
             raise NotAllowed(gettext("only this game's players can ask for a rematch"))
-        offer = selectors.rematch_offer(game)
+        offer = selectors.rematch_offer(game, user)
         if offer is not None:
             if _seat_row(offer, user) is None:
                 join_table(offer.pk, user)
             return offer
+        if selectors.has_offered_rematch(game, user):
+            raise Conflict(gettext("you have already offered a rematch of this game"))
         bots = game.seats.filter(user__isnull=True).order_by("position")
         table = TableSettings(
             num_players=game.num_players,
@@ -723,11 +723,17 @@ def rematch(game_id: int, user) -> Game:
             rated=game.rated,
         )
         new_game = create_table(user, table)
-        others = game.seats.exclude(user=None).exclude(user=user).select_related("user")
+        RematchOffer.objects.create(game=game, asker=user, table=new_game)
+        shunned = friendships.blocked_either_way_ids(user)
+        others = (
+            game.seats.exclude(user=None)
+            .exclude(user=user)
+            .exclude(user__in=shunned)
+            .select_related("user")
+        )
         notify(
             [seat.user for seat in others], Notification.Event.REMATCH, game=new_game, actor=user
         )
-        cache.set(selectors.rematch_key(game.pk), new_game.pk, REMATCH_OFFER_SECONDS)
         # News for the old page at the same version: its players now see the offer.
         transaction.on_commit(
             lambda: broadcast.game_changed(game.pk, game.version, seats_changed=True)

@@ -16,7 +16,10 @@ def player_record(player):
     return {"record": selectors.player_record(player)}
 
 
-@register.inclusion_tag("games/_player_games.html")
-def player_games(player, own: bool):
-    """`own`: the reader is `player`, who alone sees their private tables listed."""
-    return {"player": player, "games": selectors.player_games(player, include_private=own)}
+@register.inclusion_tag("games/_player_games.html", takes_context=True)
+def player_games(context, player, own: bool):
+    """`own`: the reader is `player`, who alone sees their private tables listed; anyone else
+    sees the tables `games.access.listed_to` shows them."""
+    reader = getattr(context.get("request"), "user", None)
+    games = selectors.player_games(player, include_private=own, reader=reader)
+    return {"player": player, "games": games}

@@ -2,7 +2,8 @@
 
 First the rule itself, as a table of cases asserted against `games.access`; then the same
 decisions through every door (page, log, chat, both sockets, the board API, the record API,
-the replay page), so the doors cannot drift apart again.
+the replay page, and the lists: lobby, API tables, histories, profiles), so the doors cannot
+drift apart again.
 """
 
 import random
@@ -14,6 +15,7 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from biblios_site import errors
+from friends import services as friends
 from games import access, selectors, services
 from games.models import Game
 from tests.api.conftest import ApiClient
@@ -23,14 +25,17 @@ from tests.play import play_to_end, started_game
 
 # ------------------------------------------------------------------------- the rule itself
 
-VISITORS = ("seated", "invited", "stranger", "anonymous", "staff", "banned")
+VISITORS = ("seated", "invited", "stranger", "anonymous", "staff", "banned", "friend")
+PRIVACIES = ("public", "private", "friends")
 STATUSES = ("waiting", "running", "finished")
 
 # For each table and visitor: may_see, may_watch, may_play, may_chat, may_read_record, each for
 # a waiting, a running and a finished game (Y/N), then may_join. "invited" holds the invite
 # but has no seat; "banned" has a seat but a deactivated account; "staff" has neither seat nor
-# invite. (may_play and may_join are who may, whatever the status: that a game is not running
-# or a table not open is the services' 409.)
+# invite; "friend" is a friend of the host, with neither. A "friends" table is public and for
+# the host's friends only, where "seated" and "banned" sat down as friends and are friends no
+# longer (their seat is what counts). (may_play and may_join are who may, whatever the status:
+# that a game is not running or a table not open is the services' 409.)
 RULE = """
 public  spectators  seated     YYY YYY YYY YYY YYY Y
 public  spectators  invited    YYY YYY NNN YYY YYY Y
@@ -44,6 +49,8 @@ public  none        stranger   YNN NNN NNN NNN NNY Y
 public  none        anonymous  YNN NNN NNN NNN NNY N
 public  none        staff      YYY YYY NNN YYY YYY Y
 public  none        banned     YNN NNN NNN NNN NNY N
+public  spectators  friend     YYY YYY NNN YYY YYY Y
+public  none        friend     YNN NNN NNN NNN NNY Y
 private spectators  seated     YYY YYY YYY YYY YYY N
 private spectators  invited    YYY YYY NNN YYY YYY Y
 private spectators  stranger   NNN NNN NNN NNN NNN N
@@ -56,7 +63,30 @@ private none        stranger   NNN NNN NNN NNN NNN N
 private none        anonymous  NNN NNN NNN NNN NNN N
 private none        staff      YYY YYY NNN YYY YYY N
 private none        banned     NNN NNN NNN NNN NNN N
+private spectators  friend     NNN NNN NNN NNN NNN N
+private none        friend     NNN NNN NNN NNN NNN N
+friends spectators  seated     YYY YYY YYY YYY YYY N
+friends spectators  invited    NNN NNN NNN NNN NNN N
+friends spectators  stranger   NNN NNN NNN NNN NNN N
+friends spectators  anonymous  NNN NNN NNN NNN NNN N
+friends spectators  staff      YYY YYY NNN YYY YYY N
+friends spectators  banned     NNN NNN NNN NNN NNN N
+friends spectators  friend     YYY YYY NNN YYY YYY Y
+friends none        seated     YYY YYY YYY YYY YYY N
+friends none        invited    NNN NNN NNN NNN NNN N
+friends none        stranger   NNN NNN NNN NNN NNN N
+friends none        anonymous  NNN NNN NNN NNN NNN N
+friends none        staff      YYY YYY NNN YYY YYY N
+friends none        banned     NNN NNN NNN NNN NNN N
+friends none        friend     YNN NNN NNN NNN NNY Y
 """
+
+# The table settings of each privacy of the rule.
+TABLES = {
+    "public": {},
+    "private": {"private": True},
+    "friends": {"friends_only": True},
+}
 
 
 def rule_cases():
@@ -72,7 +102,7 @@ def rule_cases():
                 "join": join,
             }
             yield pytest.param(
-                privacy == "private",
+                privacy,
                 spectators == "spectators",
                 visitor,
                 status,
@@ -84,23 +114,38 @@ def rule_cases():
 @pytest.fixture
 def people(django_user_model):
     make = django_user_model.objects.create_user
-    return {
+    found = {
         "host": make("host", password="x"),
         "seated": make("seated", password="x"),
         "banned": make("banned", password="x"),
         "invited": make("invited", password="x"),
         "stranger": make("stranger", password="x"),
         "staff": make("moderator", password="x", is_staff=True),
+        "friend": make("friend", password="x"),
     }
+    befriend(found["host"], found["friend"])
+    return found
+
+
+def befriend(a, b) -> None:
+    friends.send_request(a, b)
+    friends.accept(b, a)
 
 
 def table_at(people, status: str, *, played_out: bool = True, **table) -> Game:
     """A 3-seat table of host, seated and banned, waiting (full), running or finished.
 
-    `played_out=False` ends a running game by its status alone, for the rule's own cases (the
-    rule reads the status, not the board) without a playout per case.
+    At a table for the host's friends only, seated and banned sit down as the host's friends
+    and then stop being friends. `played_out=False` ends a running game by its status alone,
+    for the rule's own cases (the rule reads the status, not the board) without a playout per
+    case.
     """
     players = [people["host"], people["seated"], people["banned"]]
+    people["banned"].is_active = True  # banned once seated (at each table a test lays)
+    people["banned"].save(update_fields=["is_active"])
+    if table.get("friends_only"):
+        for player in players[1:]:
+            befriend(players[0], player)
     if status == "waiting":
         game = services.create_table(players[0], services.TableSettings(3, **table))
         for player in players[1:]:
@@ -111,6 +156,9 @@ def table_at(people, status: str, *, played_out: bool = True, **table) -> Game:
             game = play_to_end(game, random.Random(3))
         elif status == "finished":
             Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    if table.get("friends_only"):
+        for player in players[1:]:
+            friends.remove_friend(players[0], player)
     people["banned"].is_active = False
     people["banned"].save(update_fields=["is_active"])
     game.refresh_from_db()
@@ -118,9 +166,9 @@ def table_at(people, status: str, *, played_out: bool = True, **table) -> Game:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("private, spectators, visitor, status, expected", list(rule_cases()))
-def test_the_rule(people, private, spectators, visitor, status, expected):
-    table = {"private": private, "spectators_allowed": spectators}
+@pytest.mark.parametrize("privacy, spectators, visitor, status, expected", list(rule_cases()))
+def test_the_rule(people, privacy, spectators, visitor, status, expected):
+    table = {**TABLES[privacy], "spectators_allowed": spectators}
     game = table_at(people, status, played_out=False, **table)
     user = AnonymousUser() if visitor == "anonymous" else people[visitor]
     invited = visitor == "invited"
@@ -140,7 +188,7 @@ def test_the_rule(people, private, spectators, visitor, status, expected):
 
 def test_the_rule_table_covers_every_case():
     cases = list(rule_cases())
-    assert len(cases) == 2 * 2 * len(VISITORS) * len(STATUSES)
+    assert len(cases) == len(PRIVACIES) * 2 * len(VISITORS) * len(STATUSES)
     assert len({case.id for case in cases}) == len(cases)
 
 
@@ -271,6 +319,11 @@ DOOR_CASES = [
     ),
     pytest.param({}, "stranger", True, id="public-stranger"),
     pytest.param({"private": True}, "seated", True, id="private-seated"),
+    pytest.param({"friends_only": True}, "stranger", False, id="friends-stranger"),
+    pytest.param({"friends_only": True}, "invited", False, id="friends-invited"),
+    pytest.param({"friends_only": True}, "friend", True, id="friends-friend"),
+    pytest.param({"friends_only": True}, "staff", True, id="friends-staff"),
+    pytest.param({"friends_only": True}, "seated", True, id="friends-seated-no-longer-friend"),
 ]
 
 
@@ -295,6 +348,10 @@ def test_every_door_agrees_with_the_rule_on_a_running_game(people, table, who, a
         pytest.param({"private": True}, "invited", True, id="private-invited"),
         pytest.param({"private": True}, "stranger", False, id="private-stranger"),
         pytest.param({"spectators_allowed": False}, "stranger", True, id="no-spectators"),
+        pytest.param({"friends_only": True}, "stranger", False, id="friends-stranger"),
+        pytest.param({"friends_only": True}, "invited", False, id="friends-invited"),
+        pytest.param({"friends_only": True}, "friend", True, id="friends-friend"),
+        pytest.param({"friends_only": True}, "seated", True, id="friends-seated"),
     ],
 )
 def test_the_replay_and_the_record_agree_on_a_finished_game(people, table, who, admitted):
@@ -305,6 +362,64 @@ def test_the_replay_and_the_record_agree_on_a_finished_game(people, table, who, 
     record = visitor.api.get(f"/api/games/{game.pk}/record{visitor.query()}")
     expected = 200 if admitted else 403
     assert (replay.status_code, record.status_code) == (expected, expected)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "who, admitted", [("stranger", False), ("invited", False), ("friend", True)]
+)
+def test_the_waiting_room_of_a_friends_only_table_shows_to_the_hosts_friends_alone(
+    people, who, admitted
+):
+    game = table_at(people, "waiting", friends_only=True)
+    visitor = Visitor(people[who], game, invited=who == "invited")
+    assert access.may_see(game, visitor.user, invited=who == "invited") is admitted
+    doors = {
+        "page": visitor.browser.get(f"/games/{game.pk}/").status_code,
+        "api board": visitor.api.get(f"/api/games/{game.pk}{visitor.query()}").status_code,
+        **socket_doors(game, visitor),
+    }
+    assert doors == dict.fromkeys(doors, 200 if admitted else 403)
+
+
+@pytest.mark.django_db
+def test_a_friends_only_table_is_listed_to_the_hosts_friends_and_its_players_alone(people):
+    """Every list (the lobby's games in progress, the API's tables, another player's profile
+    and history) shows a friends-only game only where its page would show: never to a
+    stranger, an invite or not, during the game or after; to the host's friends, and to its
+    players even once they are friends no longer."""
+    running = table_at(people, "running", friends_only=True)
+    finished = table_at(people, "finished", played_out=False, friends_only=True)
+    host = people["host"].username
+
+    def listed(user) -> dict:
+        browser = Client()
+        if user is not None:
+            browser.force_login(user)
+        profile = browser.get(f"/accounts/u/{host}/").content.decode()
+        history = browser.get(f"/players/{host}/games/").content.decode()
+        in_progress = selectors.lobby_tables(user or AnonymousUser())["games_in_progress"]
+        found = {
+            "profile, running": f"/games/{running.pk}/" in profile,
+            "profile, finished": f"/games/{finished.pk}/" in profile,
+            "history, finished": f"/games/{finished.pk}/" in history,
+            "lobby, running": running.pk in [game.pk for game in in_progress],
+        }
+        if user is not None:
+            _, token = ApiToken.issue(user, "tests")
+            tables = ApiClient(token, user).get("/api/tables?status=active").data["tables"]
+            found["api, running"] = running.pk in [table["id"] for table in tables]
+        return found
+
+    for who, shown in [
+        ("friend", True),
+        ("seated", True),
+        ("stranger", False),
+        ("invited", False),
+        (None, False),
+    ]:
+        found = listed(people[who] if who else None)
+        assert found == dict.fromkeys(found, shown), who
 
 
 @pytest.mark.django_db

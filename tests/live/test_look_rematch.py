@@ -4,7 +4,6 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from django.core.cache import cache
 from django.urls import reverse
 
 from games import services
@@ -16,7 +15,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_others_see_the_rematch_offer_arrive_without_reloading(users):
-    cache.clear()  # rematch offers are kept in the cache
     game = play_to_end(started_game(users, 2, seed=9), random.Random(9))
     path = f"/ws/games/{game.pk}/"
     cookies = [session_cookie(user) for user in users[:2]]
@@ -41,4 +39,3 @@ def test_the_others_see_the_rematch_offer_arrive_without_reloading(users):
     assert f'action="{join}"' in offered["frame"]
     assert "You are seated at the rematch." in offered["asker"]
     assert reverse("game", args=[offered["game"].pk]) in offered["asker"]
-    cache.clear()

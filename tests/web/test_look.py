@@ -9,7 +9,6 @@ from html import unescape
 
 import pytest
 from django.contrib.staticfiles import finders
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
@@ -31,14 +30,6 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 def text_of(html: str) -> str:
     """What a reader without colour or images gets: the text, tags dropped."""
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    """Rematch offers live in the cache: no test sees another's."""
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
