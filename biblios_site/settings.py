@@ -106,6 +106,10 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
+    # The Permissions-Policy header (PERMISSIONS_POLICY below).
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Cache-Control: private, no-store on what is one reader's (a session's, the API's).
+    "biblios_site.headers.PrivateResponses",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before common: picks the language from the cookie or Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
@@ -407,10 +411,40 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# The browser features no page uses, denied to every page and any frame in it (a page that
+# did try one gets a refusal, as if the visitor had said no). Kept: the clipboard (copying an
+# invite link) for this site only, and autoplay at its default (the board's turn beep, Web
+# Audio started after a click). Notifications and push are permissions, not policy-controlled
+# features: the policy has no name for them, and they are asked for as before.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "local-fonts",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    )
+} | {"clipboard-write": "self"}
+
 if not DEBUG:
     # The workers serve the collected static files themselves, with far-future caching
-    # (development has runserver's static view instead).
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    # (development has runserver's static view instead); not collectstatic's manifest.
+    MIDDLEWARE.insert(1, "biblios_site.static.StaticFilesMiddleware")
     # TLS ends at the proxy in front of the workers (docs/deploy.md), which says so in this
     # header; it must overwrite any X-Forwarded-Proto a client sends.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
