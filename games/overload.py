@@ -15,8 +15,8 @@ bound makes every request slow and some fail; refusing the excess early keeps th
   no clock and bounds both the worker's queue and the connections it holds: with ~10 ms of CPU
   per request, 32 in flight wait at most a few hundred ms.
 - Fairly: one client (a user, else an address: `KnownClients`) holds at most
-  MAX_INFLIGHT_PER_CLIENT of those places, and page reads never take the last
-  INFLIGHT_RESERVED_FOR_MOVES, kept for moves. Without this, 48 anonymous loops reading one
+  MAX_INFLIGHT_PER_CLIENT of those places, and page reads (any request but a move) never take
+  the last INFLIGHT_RESERVED_FOR_MOVES, kept for moves. Without this, 48 anonymous loops reading one
   long game's log kept a worker full: every other player's reads and moves were shed, and at a
   timed table the stand-in bot played for them.
 - `admit_message` bounds what a socket asks the same way: messages per socket (past that rate
