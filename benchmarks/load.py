@@ -93,8 +93,12 @@ def site_env(database_url: str, redis_url: str = "", **extra) -> dict:
         "SECURE_SSL_REDIRECT": "0",  # plain HTTP on localhost, no proxy in front
         "BENCHMARK_ECHO": "1",
         # Every simulated browser logs in from 127.0.0.1: the per-address limit would refuse
-        # them, while a real site's visitors come from many addresses.
+        # them, while a real site's visitors come from many addresses. So would the pages' limit
+        # and the shedder's share per client (a player's first request, before the worker has
+        # seen their token or session, counts as the address).
         "RATE_LIMIT_LOGINS": "100000/1",
+        "RATE_LIMIT_PAGES": "100000/1",
+        "MAX_INFLIGHT_PER_CLIENT": "100000",
         "DATABASE_URL": database_url,
         "PYTHONPATH": str(ROOT),
         **extra,

@@ -7,7 +7,11 @@ Each scope counts per something: a user, an IP address, a (reporter, reported) p
 
 A fixed window: the first `count` hits of each `seconds`-long window pass, the rest are refused
 with how long to wait. Cheap (one cache increment per hit) and good enough to stop floods; a
-client may get up to twice the count across a window boundary.
+client may get up to twice the count across a window boundary. `LocalRate` counts the same
+way in this process's memory, for what is checked on every socket message.
+
+`LimitPageReads` counts page reads per client, as the API counts its calls per user: 48 loops
+reading one heavy page from one address otherwise cost a worker as much as they asked for.
 """
 
 import logging
@@ -23,6 +27,8 @@ from redis.exceptions import RedisError
 from biblios_site.errors import ServiceError
 
 logger = logging.getLogger(__name__)
+
+API_PREFIX = "/api/"
 
 
 class RateLimited(ServiceError):
@@ -84,6 +90,65 @@ def client_ip(request) -> str:
     """The visitor's address: REMOTE_ADDR, which daphne --proxy-headers takes from the proxy's
     X-Forwarded-For (docs/deploy.md); the same address django-axes counts log-ins by."""
     return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+def scope_ip(scope) -> str:
+    """`client_ip` read from an ASGI scope (an HTTP request not yet handed to Django, or a
+    socket): Django's ASGIRequest sets REMOTE_ADDR from the scope's client, as here."""
+    client = scope.get("client")
+    return (client[0] if client else "") or "unknown"
+
+
+def client_key(user_id: int | None, address: str) -> str:
+    """Whom a request or socket is counted against: its user if one is known (wherever they
+    connect from), else its address (all the anonymous visitors behind one address share it)."""
+    return f"user:{user_id}" if user_id is not None else f"address:{address}"
+
+
+def user_id(user) -> int | None:
+    """The pk of a logged-in user, None for anyone else (or no user at all)."""
+    return user.pk if user is not None and user.is_authenticated else None
+
+
+class LimitPageReads:
+    """Django middleware (after authentication): each GET or HEAD outside the API and the
+    static files is a hit of the "page" rate per client, refused 429 with Retry-After beyond
+    it. The API counts its own calls per user (games/api_protocol.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method in ("GET", "HEAD") and not request.path.startswith(
+            (API_PREFIX, "/" + settings.STATIC_URL.lstrip("/"))
+        ):
+            try:
+                hit("page", client_key(user_id(request.user), client_ip(request)))
+            except RateLimited as refusal:
+                return too_many(refusal)
+        return self.get_response(request)
+
+
+class LocalRate:
+    """The fixed window of `hit`, counted in this process's memory for the scope `scope` of
+    settings.RATE_LIMITS: no cache round trip, so it can guard every socket message, and what
+    it guards is this worker. Counts live for the current window only (one dict, emptied when
+    the window turns), so nothing needs forgetting when a socket or client goes away."""
+
+    def __init__(self, scope: str):
+        self.scope = scope
+        self.window = None
+        self.counts: dict = {}
+
+    def hit(self, ident) -> int:
+        """Count one hit by `ident`; how many of its hits in this window went beyond the limit,
+        this one included (0: within it)."""
+        count, seconds = parse(settings.RATE_LIMITS[self.scope])
+        window = int(time.time() // seconds)
+        if window != self.window:
+            self.window, self.counts = window, {}
+        self.counts[ident] = self.counts.get(ident, 0) + 1
+        return max(0, self.counts[ident] - count)
 
 
 def _count(key: str, timeout: int) -> int:

@@ -20,13 +20,18 @@ Everything that differs between a laptop and production comes from the environme
   per IP address, 10/3600), RATE_LIMIT_REPORTS (reports per reporter, 10/3600),
   RATE_LIMIT_REPORTS_PER_PLAYER (per reporter and reported player, 3/3600), RATE_LIMIT_RESYNCS
   (full boards asked for per socket, 10/10), RATE_LIMIT_FRIEND_REQUESTS (new friend requests
-  per user, 20/3600). MAX_OPEN_TABLES_PER_USER (default 3): tables one
+  per user, 20/3600), RATE_LIMIT_PAGES (page reads per user, else per IP address, 60/10),
+  RATE_LIMIT_SOCKET_MESSAGES (messages per socket, 10/1) and RATE_LIMIT_CLIENT_SOCKET_MESSAGES
+  (per user or IP address over all its sockets, 30/1), both in each worker's memory.
+  MAX_OPEN_TABLES_PER_USER (default 3): tables one
   host may have waiting to start. LOGIN_FAILURE_LIMIT (default 5) wrong passwords for one
   username from one IP address lock that pair out for LOGIN_COOLOFF_S (default 900) seconds
   (django-axes).
 - STATIC_ROOT: where `collectstatic` writes the files whitenoise serves (default staticfiles/).
 - MAX_INFLIGHT_REQUESTS (default 32): HTTP requests one worker serves at once; beyond that it
   answers 503 with Retry-After (SHED_RETRY_AFTER_S, default 1) at once (games/overload.py).
+  MAX_INFLIGHT_PER_CLIENT (default a quarter of it): of those, what one user (else one IP
+  address) may hold; INFLIGHT_RESERVED_FOR_MOVES (default a quarter): kept for moves.
 - E-mail (notifications/): EMAIL_URL (SMTP server as a URL, e.g.
   smtp+tls://user:password@smtp.example.com:587; unset: the console under DEBUG, else
   localhost:25), DEFAULT_FROM_EMAIL, EMAIL_TIMEOUT (seconds, default 10); SITE_URL (the
@@ -101,14 +106,23 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # The Content-Security-Policy header (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
+    # The Permissions-Policy header (PERMISSIONS_POLICY below).
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    # Cache-Control: private, no-store on what is one reader's (a session's, the API's).
+    "biblios_site.headers.PrivateResponses",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # After sessions, before common: picks the language from the cookie or Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Tells the load shedder which user a session stands for (games/overload.py).
+    "games.overload.RememberClients",
     # Needs request.user: a logged-in player's profile language beats cookie and browser.
     "accounts.middleware.ProfileLanguageMiddleware",
+    # Page reads per user or address, like API calls (RATE_LIMITS["page"]), refused in the
+    # reader's language.
+    "biblios_site.ratelimit.LimitPageReads",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -262,11 +276,25 @@ if MAX_PUSH_SUBSCRIPTIONS_PER_USER < 1:
     raise ImproperlyConfigured("MAX_PUSH_SUBSCRIPTIONS_PER_USER must be at least 1")
 
 # Load shedding (games/overload.py): a worker admits this many HTTP requests at once and
-# answers the rest 503 with Retry-After, instead of queueing them until they time out.
+# answers the rest 503 with Retry-After, instead of queueing them until they time out. Fairly:
+# one client (a user, else an address) holds at most MAX_INFLIGHT_PER_CLIENT of them (at least
+# MAX_INFLIGHT_REQUESTS turns the share off), and INFLIGHT_RESERVED_FOR_MOVES are kept for moves.
 MAX_INFLIGHT_REQUESTS = env.int("MAX_INFLIGHT_REQUESTS", default=32)
+MAX_INFLIGHT_PER_CLIENT = env.int(
+    "MAX_INFLIGHT_PER_CLIENT", default=max(1, MAX_INFLIGHT_REQUESTS // 4)
+)
+INFLIGHT_RESERVED_FOR_MOVES = env.int(
+    "INFLIGHT_RESERVED_FOR_MOVES", default=MAX_INFLIGHT_REQUESTS // 4
+)
 SHED_RETRY_AFTER_S = env.int("SHED_RETRY_AFTER_S", default=1)
-if MAX_INFLIGHT_REQUESTS < 1 or SHED_RETRY_AFTER_S < 1:
-    raise ImproperlyConfigured("MAX_INFLIGHT_REQUESTS and SHED_RETRY_AFTER_S must be at least 1")
+if min(MAX_INFLIGHT_REQUESTS, MAX_INFLIGHT_PER_CLIENT, SHED_RETRY_AFTER_S) < 1:
+    raise ImproperlyConfigured(
+        "MAX_INFLIGHT_REQUESTS, MAX_INFLIGHT_PER_CLIENT and SHED_RETRY_AFTER_S must be at least 1"
+    )
+if not 0 <= INFLIGHT_RESERVED_FOR_MOVES < MAX_INFLIGHT_REQUESTS:
+    raise ImproperlyConfigured(
+        "INFLIGHT_RESERVED_FOR_MOVES must be at least 0 and less than MAX_INFLIGHT_REQUESTS"
+    )
 
 # Bots and turn timers (games/turns.py): every daphne process runs the turn worker unless
 # TURN_WORKER is off; a bot waits BOT_MOVE_DELAY_S before moving so people can follow.
@@ -280,7 +308,8 @@ ABBOT_BUDGET_S = env.float("ABBOT_BUDGET_S", default=1.0)
 # API together; a person plays a few per second at most, a bot somewhat more. Chat is an exact
 # count of the user's messages (games/chat.py). Log-ins and sign-ups count per IP address (the
 # proxy's X-Forwarded-For, through daphne --proxy-headers), reports per reporter and per
-# (reporter, reported player), resyncs per socket.
+# (reporter, reported player), resyncs per socket, page reads (every GET outside the API, like
+# API calls) per user or else per IP address, socket messages per socket and per user or address.
 RATE_LIMITS = {
     "action": env.str("RATE_LIMIT_ACTIONS", default="30/10"),
     "api": env.str("RATE_LIMIT_API", default="120/10"),
@@ -291,6 +320,10 @@ RATE_LIMITS = {
     "report_pair": env.str("RATE_LIMIT_REPORTS_PER_PLAYER", default="3/3600"),
     "resync": env.str("RATE_LIMIT_RESYNCS", default="10/10"),
     "friend_request": env.str("RATE_LIMIT_FRIEND_REQUESTS", default="20/3600"),
+    "page": env.str("RATE_LIMIT_PAGES", default="60/10"),
+    # Counted in each worker's memory, not the cache: they guard that worker, on every message.
+    "socket_message": env.str("RATE_LIMIT_SOCKET_MESSAGES", default="10/1"),
+    "client_socket_message": env.str("RATE_LIMIT_CLIENT_SOCKET_MESSAGES", default="30/1"),
 }
 for _scope, _rate in RATE_LIMITS.items():
     _count, _, _seconds = _rate.partition("/")
@@ -378,10 +411,40 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# The browser features no page uses, denied to every page and any frame in it (a page that
+# did try one gets a refusal, as if the visitor had said no). Kept: the clipboard (copying an
+# invite link) for this site only, and autoplay at its default (the board's turn beep, Web
+# Audio started after a click). Notifications and push are permissions, not policy-controlled
+# features: the policy has no name for them, and they are asked for as before.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "browsing-topics",
+        "camera",
+        "display-capture",
+        "encrypted-media",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "idle-detection",
+        "local-fonts",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "usb",
+        "xr-spatial-tracking",
+    )
+} | {"clipboard-write": "self"}
+
 if not DEBUG:
     # The workers serve the collected static files themselves, with far-future caching
-    # (development has runserver's static view instead).
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    # (development has runserver's static view instead); not collectstatic's manifest.
+    MIDDLEWARE.insert(1, "biblios_site.static.StaticFilesMiddleware")
     # TLS ends at the proxy in front of the workers (docs/deploy.md), which says so in this
     # header; it must overwrite any X-Forwarded-Proto a client sends.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -51,11 +51,14 @@ def api_view(*methods):
                 response = error(f"{request.method} is not allowed here", 405)
                 response["Allow"] = ", ".join(methods)
                 return response
+            credential = overload.token_credential(request.headers.get("Authorization", ""))
             try:
                 request.user = authenticate(request)
+                overload.clients.learn(credential, request.user.pk)  # fair shedding by user
                 ratelimit.hit("api", request.user.pk)
                 return view(request, *args, **kwargs)
             except errors.Unauthorized as refusal:
+                overload.clients.forget(credential)
                 response = error(str(refusal), 401)
                 response["WWW-Authenticate"] = 'Bearer realm="api"'
                 return response

@@ -7,10 +7,12 @@ socket can never receive another seat's cards. Moves come back in through
 
 Refusals before any data is sent are a close with an application code, after the handshake so
 that clients (and bots) can read it: 4401 not authenticated, 4403 not allowed to watch, 4404 no
-such game, 4400 too many malformed frames. A socket also closes 4401 when the API token or the
-login session it was opened with ends (revoked, logged out, expired), so it acts no longer than
-its credential. A client that goes away mid-send is no error: every consumer here is a
-`biblios_site.sockets.Consumer`, which then drops what it would still send.
+such game, 4400 too many malformed frames, 4429 too many messages (games/overload.py, which
+also drops a client's messages past its rate over all its sockets). A socket also closes 4401
+when the API token or the login session it was opened with ends (revoked, logged out,
+expired), so it acts no longer than its credential. A client that goes away mid-send is no
+error: every consumer here is a `biblios_site.sockets.Consumer`, which then drops what it would
+still send.
 """
 
 import json
@@ -27,6 +29,7 @@ from biblios_site import errors, ratelimit
 from biblios_site.sockets import Consumer
 from games import access, broadcast, live_regions, presence, rendering, selectors, services
 from games.models import Game
+from games.overload import admit_message
 from notifications import live
 from notifications import selectors as notices
 from notifications import services as notice_services
@@ -150,7 +153,7 @@ class GameConsumer(Consumer):
     # -------------------------------------------------------------------- frames in
 
     async def receive(self, text_data=None, bytes_data=None):
-        if self.user is None:
+        if self.user is None or not await admit_message(self, self.user):
             return
         try:
             frame = self._parse(text_data, bytes_data)
@@ -409,6 +412,10 @@ class LobbyConsumer(Consumer):
     async def disconnect(self, code):
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
 
+    async def receive(self, text_data=None, bytes_data=None):
+        """Nothing to ask this socket; one that floods it is closed all the same."""
+        await admit_message(self, self.scope.get("user"))
+
     async def lobby_changed(self, event):
         await self._send_lobby()
 
@@ -451,7 +458,9 @@ class NavConsumer(Consumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Nothing to ask this socket (htmx's ws extension sends only what a form asks)."""
+        """Nothing to ask this socket (htmx's ws extension sends only what a form asks); one
+        that floods it is closed all the same."""
+        await admit_message(self, self.user)
 
     async def nav_changed(self, event):
         await self.send(text_data=await database_sync_to_async(self._render_counts)())

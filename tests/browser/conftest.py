@@ -24,11 +24,14 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 # The tests click far faster than people; the limits have their own tests. Every test browser
-# signs up from 127.0.0.1. Bots move at once, so a game against one is over in seconds.
+# signs up from 127.0.0.1 (and shares its page reads and its share of the shedder until the
+# worker knows its session). Bots move at once, so a game against one is over in seconds.
 TEST_ENV = {
     "RATE_LIMIT_ACTIONS": "100000/1",
     "RATE_LIMIT_SIGNUPS": "100000/1",
     "RATE_LIMIT_API": "100000/1",
+    "RATE_LIMIT_PAGES": "100000/1",
+    "MAX_INFLIGHT_PER_CLIENT": "100000",
     "BOT_MOVE_DELAY_S": "0.05",
     "TURN_WORKER_POLL_S": "0.05",
     # Web Push on (a key pair made for this run), so every page test also walks the profile's

@@ -13,11 +13,18 @@ from html.parser import HTMLParser
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
-from django.test import Client
+from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponseNotFound
+from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
+from django_permissions_policy import PermissionsPolicyMiddleware
+from whitenoise.middleware import WhiteNoiseMiddleware
 
+from accounts.models import ApiToken
 from biblios_site.asgi import application
+from biblios_site.static import StaticFilesMiddleware
 from games import services
+from notifications.tokens import unsubscribe_token
 from tests.live.helpers import run
 from tests.play import make_users, play_to_end, started_game
 from tests.test_site import PRODUCTION_KEY, run_with_settings
@@ -164,6 +171,116 @@ def test_production_sends_the_language_cookie_over_https_only():
     result = run_with_settings(code, DEBUG="0", SECRET_KEY=PRODUCTION_KEY)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True", "Lax"]
+
+
+# ------------------------------------------------------ private pages, permissions, manifest
+
+
+def cache_directives(response) -> set[str]:
+    return {part.strip() for part in response.get("Cache-Control", "").split(",") if part.strip()}
+
+
+@pytest.mark.django_db
+def test_what_is_one_readers_is_never_stored_and_public_pages_stay_cacheable(players):
+    """Hidden cards, private lists and account pages: every answer to a signed-in player, to the
+    API and to a secret link is `private, no-store`; a visitor without a session is not."""
+    pages = every_page(players)
+    player = pages["board while playing"][0]
+    playing = started_game(players, 2, seed=9)
+    token = ApiToken.issue(players[0], "headers")[1]
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    waiting = services.create_table(players[1], services.TableSettings(2, private=True))
+    private = {name: client.get(url) for name, (client, url) in pages.items() if client is player}
+    private |= {
+        "board fragment (htmx)": player.get(
+            reverse("game", args=[playing.pk]), HTTP_HX_REQUEST="true"
+        ),
+        "move answered with the board (no socket)": player.post(
+            reverse("game_act", args=[playing.pk]),
+            {"version": 99, "type": "pass"},
+            HTTP_HX_REQUEST="true",
+        ),
+        "your turn": player.get(reverse("your_turn")),
+        "notifications": player.get(reverse("notifications:list")),
+        "friends": player.get(reverse("friends:page")),
+        "API board": Client().get(f"/api/games/{playing.pk}", **bearer),
+        "API your turn": Client().get("/api/games/your-turn", **bearer),
+        "API friends": Client().get("/api/friends", **bearer),
+        "API notifications": Client().get("/api/notifications", **bearer),
+        "API refusal": Client().get(f"/api/games/{playing.pk}"),
+        "invite link, anonymous": Client().get(reverse("invite", args=[waiting.invite_code])),
+        "unsubscribe link": Client().get(
+            reverse("notifications:unsubscribe", args=[unsubscribe_token(players[0])])
+        ),
+    }
+    for name, answer in private.items():
+        assert answer.status_code in (200, 302, 401, 409), (name, answer.status_code)
+        assert {"private", "no-store"} <= cache_directives(answer), (
+            name,
+            answer.get("Cache-Control"),
+        )
+    public = {
+        name: client.get(url) for name, (client, url) in pages.items() if client is not player
+    }
+    for name in ("lobby", "rules", "board as a spectator", "leaderboard", "profile"):
+        assert public[name].status_code == 200, name
+        assert "no-store" not in cache_directives(public[name]), name
+
+
+PRODUCTION_STATIC_STORAGE = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+FEATURES_DENIED = ("camera", "microphone", "geolocation", "payment", "usb", "serial", "hid")
+
+
+@pytest.mark.django_db
+def test_every_page_denies_the_browser_features_the_site_does_not_use(players):
+    for name, (client, url) in every_page(players).items():
+        policy = dict(
+            part.strip().split("=", 1)
+            for part in client.get(url).get("Permissions-Policy", "").split(",")
+            if part.strip()
+        )
+        assert all(policy.get(feature) == "()" for feature in FEATURES_DENIED), (name, policy)
+        assert policy["clipboard-write"] == "(self)", name  # the invite link's Copy button
+        assert "notifications" not in policy and "push" not in policy, name
+
+
+def test_notifications_and_push_are_not_policy_features():
+    """Asked for by the profile's "Notify me" switch, they are permissions only: the policy
+    library (which knows every feature the browsers do) refuses the names."""
+    for name in ("notifications", "push"):
+        with pytest.raises(ImproperlyConfigured):
+            PermissionsPolicyMiddleware(lambda request: None, policy={name: []})
+
+
+def test_collectstatics_manifest_is_not_served_but_the_files_are(tmp_path, settings):
+    """What production serves from STATIC_ROOT (whitenoise, DEBUG off): every collected file,
+    not `staticfiles.json`."""
+    settings.STATIC_ROOT = tmp_path
+    settings.WHITENOISE_AUTOREFRESH = False
+    (tmp_path / "css").mkdir()
+    (tmp_path / "css" / "site.0123456789ab.css").write_text("body{}")
+    (tmp_path / "staticfiles.json").write_text(
+        '{"paths": {"css/site.css": "css/site.0123456789ab.css"}, "version": "1.1"}'
+    )
+    with override_settings(
+        STORAGES={**settings.STORAGES, "staticfiles": {"BACKEND": PRODUCTION_STATIC_STORAGE}}
+    ):
+        served = StaticFilesMiddleware(lambda request: HttpResponseNotFound())
+        plain = WhiteNoiseMiddleware(lambda request: HttpResponseNotFound())
+        factory = RequestFactory()
+        prefix = "/" + settings.STATIC_URL.strip("/")
+        assert served(factory.get(f"{prefix}/css/site.0123456789ab.css")).status_code == 200
+        assert served(factory.get(f"{prefix}/staticfiles.json")).status_code == 404
+        assert (
+            plain(factory.get(f"{prefix}/staticfiles.json")).status_code == 200
+        )  # whitenoise's own
+
+
+def test_production_serves_static_files_through_the_manifest_free_middleware():
+    code = "from django.conf import settings; print(settings.MIDDLEWARE[1])"
+    result = run_with_settings(code, DEBUG="0", SECRET_KEY=PRODUCTION_KEY)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "biblios_site.static.StaticFilesMiddleware"
 
 
 # ----------------------------------------------------------------- the WebSocket origin check

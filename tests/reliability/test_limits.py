@@ -14,9 +14,11 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken, User
+from biblios_site.ratelimit import LocalRate
 from friends.models import Friendship
+from games import overload
 from games.models import Game, Report
-from tests.live.helpers import Sockets, run, session_cookie
+from tests.live.helpers import Sockets, closed_with, run, session_cookie
 from tests.play import started_game
 from tests.reliability.conftest import forget_hits
 
@@ -267,3 +269,84 @@ def test_friend_requests_to_strangers_are_limited_and_answers_are_not(settings, 
     browser(others[2]).post(reverse("friends:act", args=["request"]), {"user": asker.pk})
     client.post(reverse("friends:act", args=["accept"]), {"user": others[2].pk})
     assert Friendship.objects.get(sender=others[2]).status == Friendship.Status.ACCEPTED
+
+
+# ------------------------------------------------------------------------------ page reads
+
+
+def test_page_reads_are_limited_per_user_else_per_address(settings, users):
+    """Every GET outside the API and the static files counts, like API calls: an anonymous
+    visitor by address, a logged-in player as themselves from any address."""
+    player = f"user:{users[0].pk}"
+    limit(settings, "page", f"3/{DAY}", "address:10.8.8.8", "address:10.8.8.9", player)
+    anonymous = browser(ip="10.8.8.8")
+    for name in ("home", "rules", "learn"):
+        assert anonymous.get(reverse(name)).status_code == 200
+    refused = anonymous.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="fr")
+    assert_retry_after(refused, DAY)
+    assert "Trop de requêtes" in refused.content.decode()
+    # Not page reads: the static files (not served by the test runner: 404, not 429), the API
+    # (counted per token), a form posted.
+    assert anonymous.get(f"/{settings.STATIC_URL.strip('/')}/css/site.css").status_code == 404
+    token = ApiToken.issue(users[1], "bot")[1]
+    api = anonymous.get("/api/tables", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert api.status_code == 200
+    assert anonymous.post(reverse("accounts:set_language"), {"language": "en"}).status_code == 302
+    # Another address reads on; a player from the refused address is counted as themselves.
+    assert browser(ip="10.8.8.9").get(reverse("home")).status_code == 200
+    for _ in range(3):
+        assert browser(users[0], ip="10.8.8.8").get(reverse("my_games")).status_code == 200
+    assert_retry_after(browser(users[0], ip="10.9.9.9").get(reverse("home")), DAY)
+
+
+# ------------------------------------------------------------------------- socket messages
+
+
+@pytest.fixture
+def socket_rates(settings, monkeypatch):
+    """The per-worker message rates put back, day-long, with fresh counts (they live in this
+    process, not the cache)."""
+    rates = {"socket_message": f"3/{DAY}", "client_socket_message": f"5/{DAY}"}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, **rates}
+    monkeypatch.setattr(overload, "_socket_messages", LocalRate("socket_message"))
+    monkeypatch.setattr(overload, "_client_socket_messages", LocalRate("client_socket_message"))
+
+
+def test_a_socket_that_floods_is_closed_with_its_own_code(socket_rates, users):
+    cookie = session_cookie(users[0])
+
+    async def scenario():
+        sockets = Sockets()
+        nav = sockets.open("/ws/me/", cookie=cookie)
+        assert (await nav.connect(timeout=10))[0]
+        await nav.receive_from(timeout=10)  # the counts
+        for _ in range(3):
+            await nav.send_to(text_data="{}")
+        assert await nav.receive_nothing(timeout=0.3)  # ignored, as ever
+        await nav.send_to(text_data="{}")
+        assert await closed_with(nav) == overload.CLOSE_FLOODING
+        await sockets.close_all()
+
+    run(scenario)
+
+
+def test_a_clients_messages_past_its_rate_over_all_its_sockets_are_dropped(socket_rates, users):
+    game = started_game(users, 2)
+    path = f"/ws/games/{game.pk}/?format=json"
+    watcher, another = session_cookie(users[2]), session_cookie(users[3])
+
+    async def scenario():
+        sockets = Sockets()
+        first, _ = await sockets.connect(path, cookie=watcher)
+        second, _ = await sockets.connect(path, cookie=watcher)
+        for socket in (first, second, first, second, first):  # the client's 5, 3 per socket
+            await socket.send_json_to({"type": "resync"})
+            assert '"view"' in await socket.receive_from(timeout=10)
+        await second.send_json_to({"type": "resync"})  # the client's 6th, the socket's 3rd
+        assert await second.receive_nothing(timeout=0.3)
+        other, _ = await sockets.connect(path, cookie=another)
+        await other.send_json_to({"type": "resync"})
+        assert '"view"' in await other.receive_from(timeout=10)
+        await sockets.close_all()
+
+    run(scenario)
