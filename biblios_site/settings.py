@@ -44,6 +44,8 @@ Everything that differs between a laptop and production comes from the environme
   any of them unset push is off (no device can subscribe, nothing is sent); the site runs.
   PUSH_SERVICE_HOSTS: the push services a subscription may point at (default: Google's,
   Mozilla's, Apple's, Microsoft's); MAX_PUSH_SUBSCRIPTIONS_PER_USER (default 10) devices.
+  PUSH_SERVICE_LOCAL_ORIGINS (DEBUG only): exact origins of a local push service, such as
+  http://127.0.0.1:8765, for development and the tests.
 """
 
 from datetime import timedelta
@@ -259,8 +261,8 @@ if any((VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT)) and not (
         "https:) together; unset all three to turn push off."
     )
 # The server POSTs to whatever endpoint a browser subscribed with, so only the browsers' push
-# services are accepted (a leading dot: any subdomain), never an address inside our network;
-# with DEBUG on, also http://127.0.0.1 and localhost (the tests' push service).
+# services are accepted (a leading dot: any subdomain), never an address inside our network
+# (webpush/endpoints.py says exactly what passes).
 PUSH_SERVICE_HOSTS = env.list(
     "PUSH_SERVICE_HOSTS",
     default=[
@@ -270,6 +272,11 @@ PUSH_SERVICE_HOSTS = env.list(
         ".notify.windows.com",  # Edge
     ],
 )
+# Development and tests only: exact origins ("http://127.0.0.1:8765": scheme, host and port)
+# of a local push service that endpoints may point at besides PUSH_SERVICE_HOSTS.
+PUSH_SERVICE_LOCAL_ORIGINS = env.list("PUSH_SERVICE_LOCAL_ORIGINS", default=[])
+if PUSH_SERVICE_LOCAL_ORIGINS and not DEBUG:
+    raise ImproperlyConfigured("PUSH_SERVICE_LOCAL_ORIGINS is for development only (DEBUG on)")
 # Devices one account may subscribe (each a row, and a message per notice).
 MAX_PUSH_SUBSCRIPTIONS_PER_USER = env.int("MAX_PUSH_SUBSCRIPTIONS_PER_USER", default=10)
 if MAX_PUSH_SUBSCRIPTIONS_PER_USER < 1:

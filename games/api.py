@@ -10,11 +10,11 @@ from django.db.models import Prefetch, Q
 from django.http import JsonResponse
 
 from biblios_site import errors, ratelimit
-from biblios_site.inputs import whole_number
+from biblios_site.inputs import json_body, whole_number
 from friends import selectors as friendships
 from friends import services as friend_services
 from games import access, selectors, services
-from games.api_protocol import api_view, checked_fields, error, json_body
+from games.api_protocol import api_view, checked_fields, error
 from games.models import Game, Seat
 from notifications import selectors as notices
 from notifications import services as notice_services

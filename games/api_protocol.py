@@ -1,5 +1,6 @@
 """The API's HTTP protocol, shared by every JSON endpoint (`games.api`, `games.api_record`,
-`ratings.views`): bearer-token authentication, the method check, JSON bodies and JSON errors.
+`ratings.views`): bearer-token authentication, the method check and JSON errors; the views
+read their JSON bodies with the site's one reader (`biblios_site.inputs.json_body`).
 
 Every request carries `Authorization: Bearer <token>` (accounts.models.ApiToken); cookies and
 sessions are ignored entirely. That is why the views are CSRF-exempt: CSRF protects requests a
@@ -10,7 +11,6 @@ or a 500.
 """
 
 import functools
-import json
 import logging
 
 from django.core.exceptions import RequestDataTooBig
@@ -95,27 +95,6 @@ def authenticate(request):
     if user is None:
         raise errors.Unauthorized("this API token is not valid")
     return user
-
-
-def json_body(request, *, optional: bool = False) -> dict:
-    """The request body as a JSON object (an empty body is `{}` when `optional`)."""
-    if not request.body.strip():
-        if optional:
-            return {}
-        raise errors.BadRequest("the request body must be a JSON object")
-    try:
-        data = json.loads(request.body, parse_constant=_reject_constant)
-    except RecursionError:
-        raise errors.BadRequest("the request body is nested too deeply") from None
-    except ValueError as problem:  # JSONDecodeError, UnicodeDecodeError, too many digits
-        raise errors.BadRequest(f"the request body is not valid JSON: {problem}") from None
-    if not isinstance(data, dict):
-        raise errors.BadRequest("the request body must be a JSON object")
-    return data
-
-
-def _reject_constant(name):
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def checked_fields(data: dict, fields: dict) -> dict:

@@ -26,6 +26,7 @@ from accounts import credentials
 from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
 from biblios_site import errors, ratelimit
+from biblios_site.inputs import json_object
 from biblios_site.sockets import Consumer
 from games import access, broadcast, live_regions, presence, rendering, selectors, services
 from games.models import Game
@@ -39,7 +40,7 @@ CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
-MAX_FRAME_CHARS = 8 * 1024
+MAX_FRAME_BYTES = 8 * 1024
 MAX_BAD_FRAMES = 20
 
 STALE_AFTER_S = presence.STALE_AFTER.total_seconds()
@@ -199,14 +200,10 @@ class GameConsumer(Consumer):
         """A resync request `{"type": "resync"}` or a move `{"action": {...}, "version": n}`."""
         if text_data is None:
             raise BadFrame("binary frames are not accepted; send JSON text")
-        if len(text_data) > MAX_FRAME_CHARS:
-            raise BadFrame(f"frame too large (over {MAX_FRAME_CHARS} characters)")
         try:
-            frame = json.loads(text_data)
-        except (ValueError, RecursionError):
-            raise BadFrame("frame is not valid JSON") from None
-        if not isinstance(frame, dict):
-            raise BadFrame("frame must be a JSON object")
+            frame = json_object(text_data, max_bytes=MAX_FRAME_BYTES)
+        except errors.BadRequest as refusal:
+            raise BadFrame(str(refusal)) from None
         frame.pop(HTMX_HEADERS, None)
         game_id = frame.pop("game_id", self.game_id)
         if game_id != self.game_id:

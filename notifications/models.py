@@ -103,7 +103,7 @@ class Delivery(models.Model):
 
 
 class Preference(models.Model):
-    """A user's choice of e-mail; no row means the default (each notice)."""
+    """A user's choice of e-mail; no row means the default (each notice) at version 0."""
 
     class Email(models.TextChoices):
         EACH = "each", gettext_lazy("An e-mail for each notice")
@@ -117,6 +117,10 @@ class Preference(models.Model):
         related_name="notification_preference",
     )
     email = models.CharField(max_length=8, choices=Email.choices, default=Email.EACH)
+    # One more each time the choice is saved: an e-mail's unsubscribe link names the version it
+    # was sent under and serves only that one, so it works once, and never after the player
+    # chose again (notifications/tokens.py).
+    email_version = models.PositiveIntegerField(default=0)
 
     def __str__(self):
         return f"{self.user}: {self.email}"

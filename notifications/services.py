@@ -10,9 +10,10 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
-from notifications import live, sending
+from notifications import live, sending, tokens
 from notifications.models import Delivery, Notification, Preference
 from webpush.delivery import push_enabled
 from webpush.models import PushSubscription
@@ -194,20 +195,45 @@ def email_choice(user) -> str:
 
 
 def set_email_choice(user, choice: str) -> None:
-    """Each notice, a daily digest or none. Notices still waiting to be e-mailed follow the
-    new choice: none drops them, digest gathers them, each sends them at once."""
+    """Each notice, a daily digest or none, as the player saved it: a new version of the
+    choice, so no unsubscribe link sent before serves any more."""
     choice = Preference.Email(choice)
     with transaction.atomic():
-        Preference.objects.update_or_create(user=user, defaults={"email": choice})
-        waiting = Delivery.objects.filter(
-            notification__recipient=user,
-            channel__in=[Delivery.Channel.EMAIL, Delivery.Channel.DIGEST],
-            sent_at=None,
-        )
-        if choice == Preference.Email.NONE:
-            waiting.delete()
-        elif choice == Preference.Email.DIGEST:
-            now = timezone.now()
-            waiting.update(channel=Delivery.Channel.DIGEST, due_at=_digest_due(user, now))
-        else:
-            waiting.update(channel=Delivery.Channel.EMAIL, due_at=timezone.now())
+        _save_choice(Preference.objects.filter(user=user), user, choice)
+
+
+def unsubscribe_by_link(user, version: int) -> bool:
+    """No more e-mail for `user`, if `version` (what their unsubscribe link names) is still
+    their e-mail choice's: the link was not used and the player has not chosen since. Whether
+    it was; one conditional UPDATE, so two clicks at once turn it off once."""
+    with transaction.atomic():
+        current = Preference.objects.filter(user=user, email_version=version)
+        return _save_choice(current, user, Preference.Email.NONE)
+
+
+def unsubscribe_link_serves(user, version: int) -> bool:
+    """Whether an unsubscribe link naming `version` would still turn `user`'s e-mail off."""
+    return tokens.email_version(user) == version
+
+
+def _save_choice(rows, user, choice: str) -> bool:
+    """Save `choice` as the next version of `user`'s preference if `rows` (their preference,
+    perhaps narrowed to one version) still matches; whether it did. Notices still waiting to
+    be e-mailed follow the new choice: none drops them, digest gathers them, each sends them
+    at once."""
+    Preference.objects.get_or_create(user=user)
+    if not rows.update(email=choice, email_version=F("email_version") + 1):
+        return False
+    waiting = Delivery.objects.filter(
+        notification__recipient=user,
+        channel__in=[Delivery.Channel.EMAIL, Delivery.Channel.DIGEST],
+        sent_at=None,
+    )
+    if choice == Preference.Email.NONE:
+        waiting.delete()
+    elif choice == Preference.Email.DIGEST:
+        now = timezone.now()
+        waiting.update(channel=Delivery.Channel.DIGEST, due_at=_digest_due(user, now))
+    else:
+        waiting.update(channel=Delivery.Channel.EMAIL, due_at=timezone.now())
+    return True

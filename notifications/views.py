@@ -92,11 +92,15 @@ def email_settings(request):
 def unsubscribe(request, token: str):
     """GET: a page asking to confirm (link checkers and previews fetch GETs, so a GET changes
     nothing); POST, from that page or a mail client's one-click List-Unsubscribe-Post: no more
-    e-mail. A bad or expired link says so and changes nothing."""
-    user = tokens.user_of_token(token)
-    if user is None:
-        return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)
+    e-mail. A bad or expired link says so and changes nothing; so does a link already used, or
+    sent before the player last chose their e-mails (410), with the way to the choice."""
+    page = "notifications/unsubscribe.html"
+    link = tokens.link_of(token)
+    if link is None:
+        return render(request, page, {"bad": True}, status=400)
     if request.method == "POST":
-        services.set_email_choice(user, Preference.Email.NONE)
-        return render(request, "notifications/unsubscribe.html", {"done": True, "person": user})
-    return render(request, "notifications/unsubscribe.html", {"person": user, "token": token})
+        if services.unsubscribe_by_link(link.user, link.version):
+            return render(request, page, {"done": True, "person": link.user})
+    elif services.unsubscribe_link_serves(link.user, link.version):
+        return render(request, page, {"person": link.user, "token": token})
+    return render(request, page, {"spent": True}, status=410)

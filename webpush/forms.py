@@ -1,18 +1,15 @@
 """Checking a subscription a browser sends before anything is stored: the server later POSTs to
-its endpoint, so the endpoint must be a push service's https URL, never an address of our own
-network, and the keys must be what RFC 8291 encrypts to."""
+its endpoint, so the endpoint must be a push service's https URL (webpush/endpoints.py), never
+an address of our own network, and the keys must be what RFC 8291 encrypts to."""
 
 import base64
 import binascii
-from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django import forms
-from django.conf import settings
-from django.core.validators import URLValidator
 from django.utils.translation import gettext_lazy
 
-LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+from webpush.endpoints import endpoint_allowed
 
 
 def decode_base64url(value: str) -> bytes | None:
@@ -23,15 +20,6 @@ def decode_base64url(value: str) -> bytes | None:
         return None
 
 
-def push_service_host(host: str) -> bool:
-    """One of the browsers' push services (settings.PUSH_SERVICE_HOSTS; a leading dot allows
-    any subdomain, as Windows' wns2-*.notify.windows.com need)."""
-    return any(
-        host == allowed or (allowed.startswith(".") and host.endswith(allowed))
-        for allowed in settings.PUSH_SERVICE_HOSTS
-    )
-
-
 class SubscriptionForm(forms.Form):
     endpoint = forms.CharField(max_length=1000, strip=False)
     p256dh = forms.CharField(max_length=100, strip=False)
@@ -39,22 +27,17 @@ class SubscriptionForm(forms.Form):
     user_agent = forms.CharField(max_length=300, required=False)
 
     MESSAGES = {
-        "endpoint": gettext_lazy("The push endpoint must be an https address of a push service."),
+        "endpoint": gettext_lazy(
+            "The push endpoint must be the https address of a push service, as the browser "
+            "gave it: no user name, port, backslash or space."
+        ),
         "p256dh": gettext_lazy("The subscription's p256dh key must be a P-256 public key."),
         "auth": gettext_lazy("The subscription's auth key must be 16 bytes in base64url."),
     }
 
     def clean_endpoint(self):
         endpoint = self.cleaned_data["endpoint"]
-        parts = urlsplit(endpoint)
-        # Local endpoints over http only in development and tests (the test push service).
-        local = settings.DEBUG and parts.hostname in LOCAL_HOSTS
-        schemes = ["https", "http"] if local else ["https"]
-        try:
-            URLValidator(schemes=schemes)(endpoint)
-        except forms.ValidationError:
-            raise forms.ValidationError(self.MESSAGES["endpoint"]) from None
-        if not (local or push_service_host(parts.hostname or "")):
+        if not endpoint_allowed(endpoint):
             raise forms.ValidationError(self.MESSAGES["endpoint"])
         return endpoint
 

@@ -17,6 +17,8 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
+from biblios_site import errors
+from biblios_site.inputs import json_body
 from webpush.delivery import push_enabled
 from webpush.forms import SubscriptionForm, subscription_fields
 from webpush.models import PushSubscription
@@ -26,13 +28,15 @@ THEME_COLOR = "#2b2118"
 BACKGROUND_COLOR = "#f7f1e3"
 
 
-def _posted(request) -> dict | None:
-    """What the browser posted: JSON (push-device.js) or form fields; None if unreadable."""
+# A subscription is about 1.3 kB of JSON (an endpoint of at most 1000 characters and two keys).
+MAX_BODY_BYTES = 8 * 1024
+
+
+def _posted(request) -> dict:
+    """What the browser posted: a JSON object (push-device.js) or form fields; BadRequest when
+    the JSON is unreadable (biblios_site.inputs.json_body)."""
     if request.content_type == "application/json":
-        try:
-            return json.loads(request.body)
-        except (ValueError, UnicodeDecodeError):
-            return None
+        return json_body(request, max_bytes=MAX_BODY_BYTES)
     return request.POST.dict()
 
 
@@ -48,12 +52,15 @@ def subscribe(request):
     this one (one browser, one person receiving its notices)."""
     if not push_enabled():
         return _refused(gettext("Notifications on devices are not available on this site."), 404)
-    fields = subscription_fields(_posted(request))
+    try:
+        fields = subscription_fields(_posted(request))
+    except errors.BadRequest as refusal:
+        return _refused(str(refusal), refusal.status)
     fields["user_agent"] = request.headers.get("User-Agent", "")[:300]
     form = SubscriptionForm(fields)
     if not form.is_valid():
-        errors = [f"{name}: {text}" for name, texts in form.errors.items() for text in texts]
-        return _refused(" ".join(errors))
+        problems = [f"{name}: {text}" for name, texts in form.errors.items() for text in texts]
+        return _refused(" ".join(problems))
     data = form.cleaned_data
     cap = settings.MAX_PUSH_SUBSCRIPTIONS_PER_USER
     with transaction.atomic():
@@ -87,9 +94,10 @@ def subscribe(request):
 def unsubscribe(request):
     """Forget one browser's subscription (JSON with its endpoint, from push-device.js), or, from
     the profile page's plain form (`everywhere`), every device of the player."""
-    posted = _posted(request)
-    if posted is None or not isinstance(posted, dict):
-        return _refused(gettext("Send the subscription's endpoint to turn it off."))
+    try:
+        posted = _posted(request)
+    except errors.BadRequest as refusal:
+        return _refused(str(refusal), refusal.status)
     mine = PushSubscription.objects.filter(user=request.user)
     if posted.get("everywhere"):
         mine.delete()

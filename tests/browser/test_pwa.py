@@ -80,12 +80,14 @@ def push_service():
 
 
 @pytest.fixture(scope="module")
-def push_site(tmp_path_factory):
-    """A site with push on (a fresh VAPID pair), DEBUG on so that it accepts the local push
-    service's http endpoint; yields its base URL and environment."""
+def push_site(tmp_path_factory, push_service):
+    """A site with push on (a fresh VAPID pair), DEBUG on and the local push service's origin
+    listed, so that it accepts that service's http endpoint; yields its base URL and
+    environment."""
     folder = tmp_path_factory.mktemp("push-site")
     keys = vapid_keys()
-    env = site_env(folder, {"DEBUG": "1", **keys})
+    local = {"PUSH_SERVICE_LOCAL_ORIGINS": push_service.origin}
+    env = site_env(folder, {"DEBUG": "1", **local, **keys})
     for base in serve(env, folder / "daphne.log"):
         yield base, env, keys
 

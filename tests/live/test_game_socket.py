@@ -220,7 +220,7 @@ def test_bad_frames_get_a_message_and_change_nothing(users):
         for kind, payload in (
             ("bytes", b"\xff"),
             ("text", "{]"),
-            ("text", "x" * (consumers.MAX_FRAME_CHARS + 1)),
+            ("text", "x" * (consumers.MAX_FRAME_BYTES + 1)),
             ("text", json.dumps({"action": [], "version": 0})),
             ("text", json.dumps({"action": {"type": "pick", "card": "gold-1-01"}, "version": 0})),
         ):

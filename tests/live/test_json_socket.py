@@ -124,7 +124,7 @@ def test_refused_moves_name_the_reason_and_change_nothing(users):
 
 BAD_FRAMES = [
     ("bytes", b"\x00\x01"),
-    ("text", "x" * (consumers.MAX_FRAME_CHARS + 1)),
+    ("text", "x" * (consumers.MAX_FRAME_BYTES + 1)),
     ("text", "{not json"),
     ("text", "[" * 5000 + "]" * 5000),
     ("text", "[1, 2]"),

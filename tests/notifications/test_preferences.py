@@ -1,12 +1,13 @@
 """The e-mail choice (each notice, a daily digest, none) and the one-click unsubscribe link that
 needs no log-in (issue 19)."""
 
+import json
 import random
 import re
 from datetime import timedelta
 
 import pytest
-from django.core import mail
+from django.core import mail, signing
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -151,7 +152,117 @@ def test_a_bad_or_expired_link_says_so_and_changes_nothing(people, monkeypatch, 
 
 def test_a_token_names_one_user_only(people):
     ada, basil = people[:2]
-    assert tokens.user_of_token(tokens.unsubscribe_token(ada)) == ada
+    assert tokens.link_of(tokens.unsubscribe_token(ada)).user == ada
     Client().post(reverse("notifications:unsubscribe", args=[tokens.unsubscribe_token(basil)]))
     assert services.email_choice(ada) == Preference.Email.EACH
     assert services.email_choice(basil) == Preference.Email.NONE
+
+
+SPENT = "used already, or your e-mail choice has changed since it was sent; nothing was changed"
+
+
+def link_to(user) -> str:
+    """The unsubscribe link of the last e-mail `user` got."""
+    return unsubscribe_link(mails_to(user)[-1])
+
+
+def one_click(link: str):
+    """What a mail client sends for List-Unsubscribe-Post (RFC 8058): no cookie, no token."""
+    return Client(enforce_csrf_checks=True).post(
+        link, "List-Unsubscribe=One-Click", content_type="text/plain"
+    )
+
+
+def test_a_link_turns_e_mail_off_once(people, committed):
+    play(people, committed, 6)
+    user = next(u for u in people if mails_to(u))
+    link = link_to(user)
+
+    assert one_click(link).status_code == 200
+    assert services.email_choice(user) == Preference.Email.NONE
+    version = tokens.email_version(user)
+
+    for again in (one_click(link), Client().get(link)):
+        assert again.status_code == 410
+        page = again.content.decode()
+        assert SPENT in page and reverse("accounts:my_profile") in page
+        assert f'action="{link}"' not in page  # nothing left to confirm
+    assert services.email_choice(user) == Preference.Email.NONE
+    assert tokens.email_version(user) == version  # a refused link changes nothing
+
+
+def test_an_old_link_after_e_mail_is_back_on_does_nothing_and_says_so(people, committed):
+    play(people, committed, 6)
+    user = next(u for u in people if mails_to(u))
+    old_link = link_to(user)
+    assert one_click(old_link).status_code == 200
+    services.set_email_choice(user, Preference.Email.EACH)  # the player turns it back on
+
+    answer = one_click(old_link)
+
+    assert answer.status_code == 410 and SPENT in answer.content.decode()
+    assert services.email_choice(user) == Preference.Email.EACH
+    # The next e-mail carries a link that works, once.
+    sent = len(mails_to(user))
+    play(people, committed, 6, seed=13)
+    assert len(mails_to(user)) > sent
+    new_link = link_to(user)
+    assert new_link != old_link
+    assert one_click(new_link).status_code == 200
+    assert services.email_choice(user) == Preference.Email.NONE
+
+
+@pytest.mark.parametrize("chosen", [Preference.Email.DIGEST, Preference.Email.EACH])
+def test_a_link_sent_before_the_player_chose_again_is_refused(people, committed, chosen):
+    """Even a link never used: the player's own choice since is what stands."""
+    play(people, committed, 6)
+    user = next(u for u in people if mails_to(u))
+    link = link_to(user)
+    services.set_email_choice(user, chosen)
+
+    for method in ("get", "post"):
+        answer = getattr(Client(), method)(link)
+        assert answer.status_code == 410 and SPENT in answer.content.decode()
+    assert services.email_choice(user) == chosen
+
+
+def test_a_token_with_another_version_is_refused_as_tampered(people):
+    """The version is under the signature: changing it breaks the token."""
+    ada = people[0]
+    services.set_email_choice(ada, Preference.Email.NONE)
+    old = tokens.unsubscribe_token(ada)  # version 1 (as if sent then)
+    services.set_email_choice(ada, Preference.Email.EACH)  # version 2
+    _, rest = old.split(":", 1)
+    current = signing.b64_encode(json.dumps({"u": ada.pk, "v": 2}, separators=(",", ":")).encode())
+    tampered = current.decode() + ":" + rest
+
+    for token in (tampered, signing.dumps({"u": ada.pk, "v": 2}, salt="another.salt")):
+        for method in ("get", "post"):
+            page = getattr(Client(), method)(reverse("notifications:unsubscribe", args=[token]))
+            assert page.status_code == 400
+            assert "not valid or has expired; nothing was changed" in page.content.decode()
+    assert services.email_choice(ada) == Preference.Email.EACH
+    assert tokens.email_version(ada) == 2
+
+
+def test_a_link_made_before_links_named_a_version_is_refused(people):
+    ada = people[0]
+    token = signing.dumps({"u": ada.pk}, salt=tokens.UNSUBSCRIBE_SALT)  # the old shape
+    page = Client().post(reverse("notifications:unsubscribe", args=[token]))
+    assert page.status_code == 400
+    assert services.email_choice(ada) == Preference.Email.EACH
+
+
+@pytest.mark.parametrize(
+    "language, says",
+    [
+        ("fr", "Ce lien de désabonnement a déjà servi"),
+        ("es", "Este enlace para darse de baja ya se usó"),
+    ],
+)
+def test_the_spent_link_page_is_translated(people, language, says):
+    ada = people[0]
+    link = reverse("notifications:unsubscribe", args=[tokens.unsubscribe_token(ada)])
+    services.set_email_choice(ada, Preference.Email.DIGEST)
+    page = Client().get(link, HTTP_ACCEPT_LANGUAGE=language)
+    assert page.status_code == 410 and says in page.content.decode()

@@ -15,8 +15,11 @@ def vapid(settings):
 
 
 @pytest.fixture
-def push_service():
+def push_service(settings):
+    """The local push service, the one origin besides the real push services that endpoints
+    may point at (as a developer's settings would list it)."""
     service = start_push_service()
+    settings.PUSH_SERVICE_LOCAL_ORIGINS = [service.origin]
     yield service
     service.server.shutdown()
     service.server.server_close()

@@ -70,16 +70,22 @@ class Received:
 
 @dataclass
 class PushService:
-    """Answers each POST with the status set for its path in `answers` (201 by default) and
-    records it in `received`."""
+    """Answers each POST with the status set for its path in `answers` (201 by default), or
+    with a 307 to the URL set for it in `redirects`, and records it in `received`."""
 
     server: ThreadingHTTPServer
     answers: dict = field(default_factory=dict)
+    redirects: dict = field(default_factory=dict)
     received: list = field(default_factory=list)
 
-    def url(self, path: str) -> str:
+    @property
+    def origin(self) -> str:
+        """What settings.PUSH_SERVICE_LOCAL_ORIGINS lists to let endpoints point here."""
         host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}/{path}"
+        return f"http://{host}:{port}"
+
+    def url(self, path: str) -> str:
+        return f"{self.origin}/{path}"
 
     def on(self, path: str) -> list:
         return [message for message in self.received if message.path == "/" + path]
@@ -91,10 +97,14 @@ def start_push_service() -> PushService:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-            status = service.answers.get(self.path.lstrip("/"), 201)
+            path = self.path.lstrip("/")
+            elsewhere = service.redirects.get(path)
+            status = 307 if elsewhere else service.answers.get(path, 201)
             headers = {name.lower(): value for name, value in self.headers.items()}
             service.received.append(Received(self.path, headers, body, status))
             self.send_response(status)
+            if elsewhere:
+                self.send_header("Location", elsewhere)
             self.send_header("Content-Length", "0")
             self.end_headers()
 

@@ -94,10 +94,13 @@ def test_a_transient_failure_raises_after_trying_every_device(
     assert PushSubscription.objects.count() == 2  # kept: the retry sends again
 
 
-def test_a_service_that_cannot_be_reached_is_a_transient_failure(vapid, browser_keys, player):
+def test_a_service_that_cannot_be_reached_is_a_transient_failure(
+    vapid, browser_keys, player, settings
+):
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    settings.PUSH_SERVICE_LOCAL_ORIGINS = [f"http://127.0.0.1:{port}"]
     subscribe(player, browser_keys, f"http://127.0.0.1:{port}/nobody")
 
     with pytest.raises(PushFailed):

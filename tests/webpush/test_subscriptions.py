@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests.test_site import run_with_settings
 from webpush.models import PushSubscription
 
 pytestmark = pytest.mark.django_db
@@ -114,14 +115,29 @@ def test_a_body_that_is_no_subscription_is_refused(body, vapid, logged_in):
     assert not PushSubscription.objects.exists()
 
 
-def test_http_endpoints_on_this_machine_only_with_debug_on(
+def test_a_local_push_service_only_at_the_origin_the_settings_list(
     vapid, logged_in, browser_keys, settings
 ):
     local = "http://127.0.0.1:9999/push/1"
-    settings.DEBUG = False
+    settings.DEBUG = True  # DEBUG alone lets no local address in
     assert post(logged_in, SUBSCRIBE, browser_keys.subscription(local)).status_code == 400
-    settings.DEBUG = True
+    settings.PUSH_SERVICE_LOCAL_ORIGINS = ["http://127.0.0.1:9999"]
+    for elsewhere in ("http://127.0.0.1:9998/push/1", "http://localhost:9999/push/1"):
+        assert post(logged_in, SUBSCRIBE, browser_keys.subscription(elsewhere)).status_code == 400
+    assert not PushSubscription.objects.exists()
     assert post(logged_in, SUBSCRIBE, browser_keys.subscription(local)).status_code == 200
+
+
+def test_production_refuses_a_local_push_service():
+    result = run_with_settings(
+        "import django; django.setup()",
+        DEBUG="0",
+        SECRET_KEY="a-real-production-secret-key-" + "x" * 40,
+        ALLOWED_HOSTS="biblios.example.org",
+        PUSH_SERVICE_LOCAL_ORIGINS="http://127.0.0.1:8765",
+    )
+    assert result.returncode != 0
+    assert "PUSH_SERVICE_LOCAL_ORIGINS" in result.stderr
 
 
 def test_other_push_services_are_accepted(vapid, logged_in, browser_keys):

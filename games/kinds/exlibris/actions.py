@@ -7,10 +7,10 @@ action is legal now is the engine's call (`apply_action` refuses anything `legal
 not list, naming the rule), so nothing here knows the rules.
 """
 
-import json
-
 from django.utils.translation import gettext
 
+from biblios_site import errors
+from biblios_site.inputs import json_object
 from games.kinds.registry import ActionInputError
 
 MAX_LENGTH = 300  # the longest legal action is well under 100 characters
@@ -27,12 +27,12 @@ def parse_action(data) -> dict:
     if len(raw) > MAX_LENGTH:
         raise ActionInputError(gettext("That move is too long to be one of the board's."))
     try:
-        action = json.loads(raw)
-    except ValueError:
+        action = json_object(raw, max_bytes=MAX_LENGTH)
+    except errors.BadRequest:
         raise ActionInputError(
             gettext("That move could not be read: use the board's buttons.")
         ) from None
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    if not isinstance(action.get("type"), str):
         raise ActionInputError(gettext("That move could not be read: use the board's buttons."))
     if len(action) > MAX_FIELDS + 1 or not all(_small(key, value) for key, value in action.items()):
         raise ActionInputError(gettext("That move is not one the board offers."))
