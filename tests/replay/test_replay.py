@@ -166,8 +166,12 @@ def test_controls_links_and_highlighted_log(users, browsers):
     assert "/act/" not in html
     first = browsers[0].get(url(game, move=0)).content.decode()
     assert 'data-step="prev"' not in first
-    last = browsers[0].get(url(game)).content.decode()
+    last = browsers[0].get(url(game, move=game.version)).content.decode()
     assert 'data-step="next"' not in last and f'data-step="{game.version}"' in last
+    # Without a move asked for, the replay opens at the deal, where the arrow keys step on.
+    opened = browsers[0].get(url(game)).content.decode()
+    assert 'data-step="prev"' not in opened and 'data-step="0"' in opened
+    assert 'data-step="next"' in opened
 
 
 def test_history_and_finished_games_link_to_the_replay(users, browsers):
