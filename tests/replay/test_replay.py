@@ -104,7 +104,7 @@ def test_every_step_matches_the_engine_and_keeps_each_seats_secrets(
 
 def test_the_final_open_step_shows_every_final_hand(users, browsers):
     game = finished_game(users, 2, 8)
-    html = browsers[None].get(url(game)).content.decode()
+    html = browsers[None].get(url(game, move=game.version)).content.decode()
     final = biblios.loads(game.state)
     for hand in final.hands:
         assert set(hand) <= card_ids_in(board_part(html))
