@@ -160,9 +160,7 @@ def play(kind: registry.GameKind, moves: list[dict]) -> Run:
                 raise  # the bot only plays legal moves: a broken lesson, not a refusal
             raise LessonRefused(str(refusal), played) from None
         if index is not None and not teaches(lesson.steps[index], action):
-            raise LessonRefused(
-                nudge_text(lesson, lesson.steps[index], run.view()), played, nudge=True
-            )
+            raise LessonRefused(nudge_text(), played, nudge=True)
         run.state = after
         run.history.append((seat, action))
         if seat == lesson.seat:
@@ -181,11 +179,13 @@ def _observe(run: Run, memories: dict) -> None:
         run.kind.bots.observe(memory, {"version": version, "events": events})
 
 
-def nudge_text(lesson: registry.Lesson, step: registry.LessonStep, view: dict) -> str:
-    """What a legal move the step does not teach is answered with: nothing moved, try this."""
-    return gettext("Good try, but this step is about something else: %(say)s") % {
-        "say": step_words(lesson, step.say, view)
-    }
+def nudge_text() -> str:
+    """What a legal move the step does not teach is answered with: what was wrong and that
+    nothing moved. Not the step's own words: the page shows them just below."""
+    return gettext(
+        "Not quite: that move is allowed, but it is not the one this step teaches. Nothing "
+        "moved: try again with the move described below."
+    )
 
 
 def step_words(lesson: registry.Lesson, text, view: dict) -> str:

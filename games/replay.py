@@ -67,9 +67,10 @@ def choose(game: Game, user, key: str | None) -> tuple[Perspective, list[Perspec
 
 
 def parse_step(raw: str | None, last: int) -> int:
-    """The step asked for by `?move=` (0 is the deal); the last step when absent."""
+    """The step asked for by `?move=` (0 is the deal); the deal when absent, so that a replay
+    opens where the game began and the arrow keys step forward through it."""
     if raw is None or raw == "":
-        return last
+        return 0
     step = whole_number(raw, maximum=last)
     if step is None:
         raise errors.ServiceError(f"move must be a whole number from 0 to {last}")

@@ -1,9 +1,11 @@
-"""Tags of the game page (templates/games/game.html) that need the game's kind."""
+"""Tags of the game pages (templates/games/game.html, the replay viewer, the inspector) that need
+the game's kind or the reader's punctuation."""
 
 from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html
 
+from games import wording
 from games.kinds import registry
 
 register = template.Library()
@@ -22,3 +24,22 @@ def kind_stylesheet(game) -> str:
     pages drawing a board load only their own game's look."""
     path = registry.of(game).stylesheet
     return format_html('<link rel="stylesheet" href="{}">', static(path)) if path else ""
+
+
+@register.simple_tag
+def colon() -> str:
+    """The colon after a label ("Move 3: …"), as the reader's language writes it."""
+    return wording.colon()
+
+
+@register.simple_tag(takes_context=True)
+def log_sentences(context, events, board_template: str) -> str:
+    """The log lines of one move (each drawn by the kind's `#event` partial) as sentences one
+    after the other: "…; Bob starts. Bob drew a card." rather than "…; Bob starts.; Bob drew
+    a card"."""
+    partial = context.template.engine.get_template(f"{board_template}#event")
+    lines = []
+    for event in events:
+        with context.push(event=event):
+            lines.append(partial.render(context))
+    return wording.sentences(lines)

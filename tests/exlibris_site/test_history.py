@@ -132,7 +132,7 @@ def test_the_replay_pages_step_through_the_game_from_each_perspective(finished, 
     assert "/act/" not in page  # a replay is history: no action forms
     first = browser(people[0]).get(replay_url(finished, move=0)).content.decode()
     assert 'data-step="prev"' not in first
-    final = browser(people[0]).get(replay_url(finished)).content.decode()
+    final = browser(people[0]).get(replay_url(finished, move=last)).content.decode()
     assert 'data-step="next"' not in final
     for step in (0, 1, middle, last):
         state = states[step]

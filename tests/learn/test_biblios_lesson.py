@@ -89,7 +89,7 @@ def test_a_legal_move_the_step_does_not_teach_is_nudged_and_changes_nothing(kind
         HTTP_HX_REQUEST="true",
     )
     text = text_of(response.content.decode())
-    assert "Good try, but this step is about something else" in text
+    assert "Not quite: that move is allowed" in text
     assert "Keep it for yourself" in text
     assert client.session.get("learn-biblios", []) == []
     assert 'data-version="0"' in response.content.decode()
@@ -113,7 +113,7 @@ def test_a_plain_form_post_redirects_and_the_page_says_why(kind):
     response = client.post("/learn/biblios/act/", {"version": 0, "type": "place", "to": "auction"})
     assert response.status_code == 302 and response.url == "/learn/biblios/"
     text = text_of(client.get("/learn/biblios/").content.decode())
-    assert "Good try, but this step is about something else" in text
+    assert "Not quite: that move is allowed" in text
     response = client.post("/learn/biblios/act/", {"version": 0, "type": "place", "to": "self"})
     assert response.status_code == 302
     assert client.session["learn-biblios"] == [{"type": "place", "to": "self"}]
@@ -215,6 +215,6 @@ def test_the_steps_read_in_french_and_spanish(language, say, why):
     assert say in text and why in text
     client.post("/learn/biblios/act/", {"version": 0, "type": "place", "to": "public"})
     nudge = text_of(client.get("/learn/biblios/").content.decode())
-    assert {"fr": "Bien essayé", "es": "Buen intento"}[language] in nudge
+    assert {"fr": "Pas tout à fait", "es": "No exactamente"}[language] in nudge
     scoring = text_of(client.get("/learn/biblios/scoring/?category=monks").content.decode())
     assert {"fr": "Joueur B", "es": "Jugador B"}[language] in scoring

@@ -187,7 +187,7 @@ def test_a_legal_move_the_step_does_not_teach_is_nudged_and_changes_nothing(kind
         ACT, {"version": start_version(kind), "action": json.dumps(other)}, HTTP_HX_REQUEST="true"
     )
     html = response.content.decode()
-    assert "Good try, but this step is about something else" in text_of(html)
+    assert "Not quite: that move is allowed" in text_of(html)
     assert "Take the Burrow of Books" in text_of(html)
     assert client.session.get("learn-exlibris", []) == []
     assert f'data-version="{learn.play(kind, []).view()["version"]}"' in html

@@ -104,7 +104,7 @@ def test_every_step_matches_the_engine_and_keeps_each_seats_secrets(
 
 def test_the_final_open_step_shows_every_final_hand(users, browsers):
     game = finished_game(users, 2, 8)
-    html = browsers[None].get(url(game)).content.decode()
+    html = browsers[None].get(url(game, move=game.version)).content.decode()
     final = biblios.loads(game.state)
     for hand in final.hands:
         assert set(hand) <= card_ids_in(board_part(html))
@@ -166,8 +166,12 @@ def test_controls_links_and_highlighted_log(users, browsers):
     assert "/act/" not in html
     first = browsers[0].get(url(game, move=0)).content.decode()
     assert 'data-step="prev"' not in first
-    last = browsers[0].get(url(game)).content.decode()
+    last = browsers[0].get(url(game, move=game.version)).content.decode()
     assert 'data-step="next"' not in last and f'data-step="{game.version}"' in last
+    # Without a move asked for, the replay opens at the deal, where the arrow keys step on.
+    opened = browsers[0].get(url(game)).content.decode()
+    assert 'data-step="prev"' not in opened and 'data-step="0"' in opened
+    assert 'data-step="next"' in opened
 
 
 def test_history_and_finished_games_link_to_the_replay(users, browsers):

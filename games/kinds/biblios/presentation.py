@@ -51,6 +51,14 @@ STEP_HELP = {
     ),
 }
 
+# The R21 step that put a player ahead, as the words after "ahead" or "wins": a whole phrase
+# per step rather than "on" + the step's name, so that each language joins its own preposition
+# and article ("grâce aux points", "grâce au total", "gracias al valor").
+AHEAD_ON_WORDS = {
+    "vp": gettext_lazy("on victory points"),
+    "gold": gettext_lazy("on Gold value"),
+}
+
 # Bar chart geometry (SVG user units); the chart scales to its box.
 CHART_BAR_WIDTH = 14
 CHART_BAR_GAP = 3
@@ -172,6 +180,20 @@ def _step_name(step: str, edition: str) -> str:
     return gettext("earliest %(category)s letter") % {"category": label}
 
 
+def ahead_on_words(step: str | None, edition: str) -> str:
+    """The R21 step that separated a player from the next ("on Gold value", "on Monks
+    total"); nothing when none did (the last player, or a complete tie)."""
+    if step is None or step == "shared":
+        return ""
+    if step in AHEAD_ON_WORDS:
+        return str(AHEAD_ON_WORDS[step])
+    category, what = step.rsplit("_", 1)
+    values = {"category": printed.category_label(category, edition)}
+    if what == "total":
+        return gettext("on %(category)s total") % values
+    return gettext("on the earliest %(category)s letter") % values
+
+
 def tie_break_lines(result: dict, names: list[str], edition: str) -> list[str]:
     """R21 in sentences: for each pair of neighbours in the ranking tied on victory points, the
     steps on which they were equal and the one that separated them (or that they share)."""
@@ -208,11 +230,11 @@ def tie_break_lines(result: dict, names: list[str], edition: str) -> list[str]:
             )
         else:
             line = gettext(
-                "%(upper)s and %(lower)s both have %(vp)s VP; %(upper)s is ahead on "
-                "%(step)s: %(mine)s against %(theirs)s."
+                "%(upper)s and %(lower)s both have %(vp)s VP; %(upper)s is ahead %(on_step)s: "
+                "%(mine)s against %(theirs)s."
             ) % {
                 **values,
-                "step": _step_name(step, edition),
+                "on_step": ahead_on_words(step, edition),
                 "mine": _step_values(result, step, upper),
                 "theirs": _step_values(result, step, lower),
             }

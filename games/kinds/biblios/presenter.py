@@ -49,12 +49,6 @@ PENALTY_WORDS = {
     ),
 }
 
-DECIDING_STEP_WORDS = {
-    "vp": gettext_lazy("victory points"),
-    "gold": gettext_lazy("Gold value"),
-    "shared": gettext_lazy("a complete tie"),
-}
-
 
 def view_context(game, view: dict, names: list[str], *, connected=None) -> dict:
     """Template context for the board regions of any `view` of `game` (all but the log).
@@ -314,20 +308,6 @@ def _church_label(dice: list[str], delta: int, edition: str) -> str:
     return text % {"dice": dice_list(dice, edition)}
 
 
-def decided_by_words(step: str | None, edition: str) -> str:
-    """An R21 tie-break step in words ("Monks total", "Gold value", …)."""
-    if step is None:
-        return ""
-    if step in DECIDING_STEP_WORDS:
-        return DECIDING_STEP_WORDS[step]
-    category, what = step.rsplit("_", 1)
-    if category in CATEGORIES:
-        if what == "total":
-            return gettext("%(category)s total") % {"category": category_label(category, edition)}
-        return gettext("%(category)s letter") % {"category": category_label(category, edition)}
-    return step
-
-
 def _score(view: dict, names: list[str], edition: str) -> dict | None:
     result = view.get("result")
     if result is None:
@@ -359,7 +339,8 @@ def _score(view: dict, names: list[str], edition: str) -> dict | None:
             "name": names[seat],
             "vp": players[seat]["vp"],
             "gold": players[seat]["gold"],
-            "decided_by": decided_by_words(players[seat]["decided_by"], edition),
+            "ahead_on": presentation.ahead_on_words(players[seat]["decided_by"], edition),
+            "shares_place": players[seat]["decided_by"] == "shared",
             "is_me": seat == view["seat"],
             "hand": view["hands"][seat],
         }
@@ -371,8 +352,8 @@ def _score(view: dict, names: list[str], edition: str) -> dict | None:
         "winners": [names[seat] for seat in result["winners"]],
         "shared_win": result["shared_win"],
         # A win on victory points needs no explanation; only tie-breaks are spelled out.
-        "win_decided_by": (
-            decided_by_words(result["win_decided_by"], edition)
+        "win_ahead_on": (
+            presentation.ahead_on_words(result["win_decided_by"], edition)
             if result["win_decided_by"] != "vp"
             else ""
         ),

@@ -286,8 +286,8 @@ def ending(view: dict) -> list[str]:
     else:
         outcome = gettext("The Novice wins this time.")
     if result["win_decided_by"] not in ("vp", "shared"):
-        outcome += " " + gettext("Equal victory points: %(step)s decided.") % {
-            "step": presenter.decided_by_words(result["win_decided_by"], "biblios")
+        outcome += " " + gettext("Equal victory points: decided %(on_step)s.") % {
+            "on_step": presentation.ahead_on_words(result["win_decided_by"], "biblios")
         }
     return [*lines, f"{totals} {outcome}"]
 
@@ -456,9 +456,9 @@ def _winner_line(result: dict, names: list[str]) -> str:
     step = result["win_decided_by"]
     if step == "vp":
         return gettext("%(name)s wins on victory points.") % {"name": winner}
-    return gettext("Equal victory points: %(name)s wins on %(step)s.") % {
+    return gettext("Equal victory points: %(name)s wins %(on_step)s.") % {
         "name": winner,
-        "step": presenter.decided_by_words(step, "biblios"),
+        "on_step": presentation.ahead_on_words(step, "biblios"),
     }
 
 

@@ -16,6 +16,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
+from games import wording
 from games.board_forms import action_value
 from games.charts import player_marks, player_pattern
 from games.engine.exlibris import engine
@@ -649,7 +650,7 @@ def _cell_button(action: dict, row: int, col: int) -> dict:
         words = DIRECTION_WORDS.get(direction, direction)
     else:
         short, words = CELL_WORDS.get(kind, (kind, kind))
-    return _button(action, f"{where}: {words}", short=str(short))
+    return _button(action, f"{where}{wording.colon()} {words}", short=str(short))
 
 
 def _action_button(view: dict, seat: int, action: dict, names_by_seat: list[str]) -> dict:
