@@ -323,8 +323,11 @@ def check_forged_headers_do_not_count(browser, base, postgres, database, redis_u
     assert [str(address) for (address,) in attempts] == ["127.0.0.1"]
     counters = [key.decode() for key in redis.Redis.from_url(redis_url).keys("*ratelimit:login:*")]
     assert counters and all(":127.0.0.1:" in key for key in counters), counters
-    logs = "".join(path.read_text() for path in workers.log_dir.glob("worker-*"))
-    assert "/accounts/login/" in logs and FORGED_ADDRESS not in logs
+    # The workers' access logs: each line starts with the client's address and port.
+    logs = "".join(path.read_text() for path in workers.log_dir.glob("worker-*")).splitlines()
+    clients = [line.split()[0].rsplit(":", 1) for line in logs if ' /accounts/login/" ' in line]
+    assert len(clients) == 2, logs
+    assert all(host == "127.0.0.1" and port != FORGED["X-Forwarded-Port"] for host, port in clients)
 
 
 def check_plain_http_is_sent_to_https(browser, plain):
