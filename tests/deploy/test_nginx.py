@@ -12,7 +12,6 @@ counters) nor the scheme or the site's URLs. Last, the pages' rate limit refuses
 """
 
 import http.client
-import ipaddress
 import os
 import re
 import secrets
@@ -42,6 +41,9 @@ pytestmark = pytest.mark.slow(seconds=40)
 NGINX = "/usr/sbin/nginx"
 CONFIG = ROOT / "deploy" / "nginx" / "biblios.conf"
 TIMEOUT = 15
+# The site's name: a host name, not an address, because the browser must send it in the TLS
+# handshake (SNI) for nginx to choose the site's server over the one turning other names away.
+HOST = "localhost"
 # What a client forges: another address, plain http, another port, a URL prefix.
 FORGED_ADDRESS = "203.0.113.9"
 FORGED = {
@@ -56,9 +58,9 @@ CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
 def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
-    """A day's certificate for 127.0.0.1 and its key, as PEM files (certificate, key)."""
+    """A day's certificate for HOST and its key, as PEM files (certificate, key)."""
     key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, HOST)])
     now = datetime.now(UTC)
     certificate = (
         x509.CertificateBuilder()
@@ -69,7 +71,7 @@ def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
         .not_valid_before(now - timedelta(minutes=5))
         .not_valid_after(now + timedelta(days=1))
         .add_extension(
-            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            x509.SubjectAlternativeName([x509.DNSName(HOST)]),
             critical=False,
         )
         .sign(key, hashes.SHA256())
@@ -93,9 +95,10 @@ def site_config(https_port: int, http_port: int, worker_ports: list[int], cert, 
     replacements = {
         "/etc/letsencrypt/live/biblios.example.org/fullchain.pem": str(cert),
         "/etc/letsencrypt/live/biblios.example.org/privkey.pem": str(key),
-        "server_name biblios.example.org;": "server_name 127.0.0.1;",
-        "listen 443 ssl http2;": f"listen 127.0.0.1:{https_port} ssl http2;",
-        "listen 80;": f"listen 127.0.0.1:{http_port};",
+        "server_name biblios.example.org;": f"server_name {HOST};",
+        # The site's and the default (other hosts') server on each port.
+        "listen 443 ": f"listen 127.0.0.1:{https_port} ",
+        "listen 80": f"listen 127.0.0.1:{http_port}",
         "server 127.0.0.1:8001;\n    server 127.0.0.1:8002;": upstream,
     }
     for production, test in replacements.items():
@@ -173,7 +176,7 @@ def worker_env(database_url: str, redis_url: str, origin: str, static_root: Path
         "DJANGO_SETTINGS_MODULE": "tests.browser.site_settings",
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
-        "ALLOWED_HOSTS": "127.0.0.1",
+        "ALLOWED_HOSTS": HOST,
         "CSRF_TRUSTED_ORIGINS": origin,
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
@@ -228,7 +231,7 @@ def deployment(postgres, tmp_path):
     """The site behind nginx: yields (https base URL, plain http base URL, nginx, workers,
     database name, Redis URL)."""
     https_port, http_port = free_port(), free_port()
-    base = f"https://127.0.0.1:{https_port}"
+    base = f"https://{HOST}:{https_port}"
     redis_server = RedisServer(tmp_path)
     redis_server.start()
     database = postgres.create()
@@ -249,7 +252,7 @@ def deployment(postgres, tmp_path):
     try:
         workers.start()
         nginx.start()
-        yield base, f"http://127.0.0.1:{http_port}", nginx, workers, database, redis_server.url
+        yield base, f"http://{HOST}:{http_port}", nginx, workers, database, redis_server.url
     finally:
         nginx.stop()
         workers.stop()
@@ -291,6 +294,7 @@ def test_people_play_through_nginx_in_front_of_two_workers(deployment, browser, 
 
     check_forged_headers_do_not_count(browser, base, postgres, database, redis_url, workers)
     check_plain_http_is_sent_to_https(browser, plain)
+    check_other_names_are_turned_away(nginx.https_port)
     check_a_flood_of_pages_is_refused(base)
 
 
@@ -335,19 +339,41 @@ def check_plain_http_is_sent_to_https(browser, plain):
     try:
         answer = context.request.get(plain + "/accounts/login/?next=/", max_redirects=0)
         assert answer.status == 301
-        assert answer.headers["location"] == "https://127.0.0.1/accounts/login/?next=/"
+        assert answer.headers["location"] == f"https://{HOST}/accounts/login/?next=/"
     finally:
         context.close()
+
+
+def check_other_names_are_turned_away(https_port: int):
+    """No TLS handshake without the site's name (a scanner trying the address), and no answer
+    at all to a request naming another host."""
+    address = ("127.0.0.1", https_port)
+    with socket.create_connection(address, timeout=TIMEOUT) as raw, pytest.raises(ssl.SSLError):
+        unverified_tls().wrap_socket(raw, server_hostname=None).close()
+    connection = http.client.HTTPSConnection(
+        HOST, https_port, context=unverified_tls(), timeout=TIMEOUT
+    )
+    connection.request("GET", "/", headers={"Host": "elsewhere.example.org"})
+    with pytest.raises(http.client.RemoteDisconnected):
+        connection.getresponse()
+    connection.close()
+
+
+def unverified_tls() -> ssl.SSLContext:
+    """TLS that takes the test's self-signed certificate."""
+    tls = ssl.create_default_context()
+    tls.check_hostname, tls.verify_mode = False, ssl.CERT_NONE
+    return tls
 
 
 def check_a_flood_of_pages_is_refused(base):
     """Past the pages' burst (40) at their rate (20 a second), nginx answers 429 itself."""
     host, port = base.removeprefix("https://").split(":")
-    tls = ssl.create_default_context()
-    tls.check_hostname, tls.verify_mode = False, ssl.CERT_NONE
 
     def requests(count: int) -> list[tuple[int, bytes]]:
-        connection = http.client.HTTPSConnection(host, int(port), context=tls, timeout=TIMEOUT)
+        connection = http.client.HTTPSConnection(
+            host, int(port), context=unverified_tls(), timeout=TIMEOUT
+        )
         answers = []
         for _ in range(count):
             connection.request("GET", "/manifest.webmanifest")
