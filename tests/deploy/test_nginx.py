@@ -387,3 +387,13 @@ def check_a_flood_of_pages_is_refused(base):
     statuses = [status for status, _ in answers]
     assert statuses.count(200) >= 40 and statuses.count(429) > 0, statuses
     assert all(b"nginx" in body for status, body in answers if status == 429)
+
+
+def test_the_doc_shows_parts_of_the_configuration_file_and_no_copy_of_its_own():
+    """docs/deploy.md shows key parts of deploy/nginx/biblios.conf: every line it shows is a
+    line of the file, so the two cannot drift apart."""
+    doc = (ROOT / "docs" / "deploy.md").read_text()
+    blocks = re.findall(r"```nginx\n(.*?)```", doc, re.DOTALL)
+    shown = [line.strip() for block in blocks for line in block.splitlines() if line.strip()]
+    lines = {line.strip() for line in CONFIG.read_text().splitlines()}
+    assert shown and [line for line in shown if line not in lines] == []
