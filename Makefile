@@ -80,6 +80,8 @@ deploy-tools:
 		[ "$$(id -u)" = 0 ] || { echo "The deployment tests need nginx and pg_restore: sudo apt-get install -y nginx postgresql-client"; exit 1; }; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx postgresql-client; }
 
+# The tests of the deployment itself (marked `services` in tests/conftest.py) need PostgreSQL:
+# only test-services runs them.
 test: lint browser compilemessages
 	$(PYTEST) --numprocesses $(PYTEST_JOBS) -m "not services"
 

@@ -2,6 +2,8 @@
 `pg_restore` into a new database, and every game there is where it was, replays to its stored
 state and takes its next move through the service layer (a person's, or a bot's due move)."""
 
+import pytest
+
 from accounts.models import User
 from games import services
 from games.kinds import registry
@@ -9,6 +11,8 @@ from games.models import Game
 from tests.deploy.conftest import run_site
 from tests.deploy.site_games import one_more_move
 from tests.play import make_users
+
+pytestmark = pytest.mark.slow  # PostgreSQL's tools and a process of the site's code
 
 # (kind, seats: None a person, else a bot level; seconds per move: 180 live, a day turn-based;
 # moves made before the backup).

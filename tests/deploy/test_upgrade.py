@@ -8,10 +8,13 @@ migration added since runs here on a filled database. After a release, record th
 
 import json
 
+import pytest
 from django.db.migrations.loader import MigrationLoader
 
 from tests.deploy.conftest import run, run_site
 from tests.deploy.site_games import RELEASE_GAMES
+
+pytestmark = pytest.mark.slow  # migrate twice, and a process of the site's code
 
 # The project's apps at the last release (main at the time this test was written).
 LAST_RELEASE = [
