@@ -22,7 +22,7 @@ PYTEST := $(BIN)/pytest --dist worksteal
 # Browser tests drive Debian's chromium; Playwright never downloads a browser of its own.
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: install run test test-services lint format browser gettext messages compilemessages
+.PHONY: install run test test-services lint format browser deploy-tools gettext messages compilemessages
 
 install: $(STAMP)
 
@@ -71,10 +71,21 @@ browser:
 		[ "$$(id -u)" = 0 ] || { echo "Browser tests need $(CHROMIUM): sudo apt-get install -y chromium"; exit 1; }; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
+# The deployment tests (tests/deploy/, services pass) run docs/deploy.md's shape: Debian's nginx
+# in front of the workers, and PostgreSQL's own pg_dump and pg_restore for the backups.
+NGINX := /usr/sbin/nginx
+
+deploy-tools:
+	@test -x $(NGINX) && command -v pg_restore >/dev/null || { \
+		[ "$$(id -u)" = 0 ] || { echo "The deployment tests need nginx and pg_restore: sudo apt-get install -y nginx postgresql-client"; exit 1; }; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx postgresql-client; }
+
+# The tests of the deployment itself (marked `services` in tests/conftest.py) need PostgreSQL:
+# only test-services runs them.
 test: lint browser compilemessages
-	$(PYTEST) --numprocesses $(PYTEST_JOBS)
+	$(PYTEST) --numprocesses $(PYTEST_JOBS) -m "not services"
 
 # The pure tests and the browser tests of how pages look (both marked in tests/conftest.py)
 # give the same answer against any services.
-test-services: install browser compilemessages
+test-services: install browser deploy-tools compilemessages
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PYTEST) --numprocesses $(SERVICES_JOBS) -m "not pure and not look"

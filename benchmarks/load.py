@@ -110,11 +110,16 @@ def site_env(database_url: str, redis_url: str = "", **extra) -> dict:
     return env
 
 
-class Workers:
-    """Daphne worker processes on free localhost ports, each logging to its own file."""
+# No access log: it costs the worker CPU; errors are still logged.
+QUIET = ("--verbosity", "0")
 
-    def __init__(self, count: int, env: dict, log_dir: Path):
-        self.env, self.log_dir = env, log_dir
+
+class Workers:
+    """Daphne worker processes on free localhost ports, each logging to its own file; `options`
+    are daphne's (tests/deploy runs them as docs/deploy.md does, behind its proxy)."""
+
+    def __init__(self, count: int, env: dict, log_dir: Path, options: tuple = QUIET):
+        self.env, self.log_dir, self.options = env, log_dir, options
         self.ports = [free_port() for _ in range(count)]
         self.processes: list[subprocess.Popen | None] = [None] * count
         self.starts = 0
@@ -129,8 +134,7 @@ class Workers:
                     sys.executable,
                     "-m",
                     "daphne",
-                    "--verbosity",
-                    "0",  # no access log: it costs the worker CPU; errors are still logged
+                    *self.options,
                     "-b",
                     "127.0.0.1",
                     "-p",

@@ -453,7 +453,8 @@ if not DEBUG:
     # (development has runserver's static view instead); not collectstatic's manifest.
     MIDDLEWARE.insert(1, "biblios_site.static.StaticFilesMiddleware")
     # TLS ends at the proxy in front of the workers (docs/deploy.md), which says so in this
-    # header; it must overwrite any X-Forwarded-Proto a client sends.
+    # header; it must overwrite any X-Forwarded-Proto a client sends (deploy/nginx/biblios.conf
+    # does, tests/deploy/test_nginx.py checks).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True

@@ -85,10 +85,21 @@ LOOK_TESTS = (
 )
 
 
+# The deployment of docs/deploy.md run for real (nginx in front of workers, PostgreSQL's dump
+# and restore, migrations of a release's database): PostgreSQL itself is what they test, so only
+# `make test-services` runs them (`make test` deselects -m "not services"; a run on SQLite skips
+# them).
+SERVICES_TESTS = ("deploy",)
+
+
 def pytest_itemcollected(item):
-    """Marks the pure tests (before `-m` selects), refusing one that asks for a service, and the
-    browser tests of how pages look."""
+    """Marks the pure tests (before `-m` selects), refusing one that asks for a service, the
+    browser tests of how pages look, and the tests that need PostgreSQL (skipped without it)."""
     tests = item.config.rootpath / "tests"
+    if any(item.path.is_relative_to(tests / name) for name in SERVICES_TESTS):
+        item.add_marker(pytest.mark.services)
+        if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL (make test-services)"))
     if any(item.path.is_relative_to(tests / name) for name in PURE_TESTS):
         services = SERVICE_FIXTURES.intersection(item.fixturenames)
         if services or item.get_closest_marker("django_db"):

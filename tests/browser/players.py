@@ -55,9 +55,11 @@ class Player:
         locale="en-GB",
         storage_state=None,
         reduced_motion="no-preference",
+        ignore_https_errors=False,
     ):
         """`storage_state` (from another Player's `context.storage_state()`) starts this browser
-        logged in as that player, without signing up or logging in."""
+        logged in as that player, without signing up or logging in; `ignore_https_errors`
+        accepts a site's self-signed certificate (tests/deploy's nginx)."""
         self.base, self.name = base, name
         self.keyboard_only = keyboard_only
         self.tab_presses: list[int] = []  # per move made by keyboard
@@ -69,6 +71,7 @@ class Player:
             color_scheme=color_scheme,
             storage_state=storage_state,
             reduced_motion=reduced_motion,
+            ignore_https_errors=ignore_https_errors,
         )
         self.context.add_init_script(COUNT_BOARD_FRAMES)
         self.page = self.context.new_page()
@@ -271,18 +274,33 @@ def unique_tag() -> str:
 
 
 def seat_a_table(
-    browser, base: str, names: list[str], display_names=(), viewports=(), reduced_motion=None
+    browser,
+    base: str,
+    names: list[str],
+    display_names=(),
+    viewports=(),
+    reduced_motion=None,
+    ignore_https_errors=False,
 ) -> list[Player]:
     """Everyone signs up; the first creates a table, the others join through the invite link,
     and the host starts the game once the waiting room shows every seat taken (live).
 
     Display names must be unique on the site; by default they are the user names. Everyone
     has a desktop-sized window unless `viewports` says otherwise; `reduced_motion="reduce"`
-    spares the cards' animations where a test is about something else."""
+    spares the cards' animations where a test is about something else; `ignore_https_errors`
+    accepts a self-signed certificate."""
     count = len(names)
     motion = {"reduced_motion": reduced_motion} if reduced_motion else {}
     players = [
-        Player(browser, base, name, display_name, viewport, **motion)
+        Player(
+            browser,
+            base,
+            name,
+            display_name,
+            viewport,
+            ignore_https_errors=ignore_https_errors,
+            **motion,
+        )
         for name, display_name, viewport in zip(
             names, display_names or [""] * count, viewports or [DESKTOP] * count, strict=True
         )
