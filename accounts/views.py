@@ -1,6 +1,7 @@
 """Sign up, profiles and API tokens; log in, log out and password change are Django's views."""
 
 import math
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -20,28 +21,38 @@ from accounts.context_processors import THEME_COOKIE, THEME_COOKIE_MAX_AGE
 from accounts.forms import EmailForm, SignUpForm, ThemeForm, TokenCreateForm, TokenRevokeForm
 from accounts.models import MAX_TOKENS_PER_USER, ApiToken, TooManyTokens, User
 from biblios_site import ratelimit
-from biblios_site.inputs import page_to_return_to
+from biblios_site.inputs import page_to_return_to, same_site_path
 
 
 def signup(request):
-    """Create an account and log straight in, so a new player lands in the lobby ready to play."""
+    """Create an account and log straight in, so a new player lands ready to play: in the lobby,
+    or on the page of this site they came from (`next`: an invite link seats them at its table).
+    """
+    next_page = same_site_path(request, request.POST.get("next", request.GET.get("next", "")))
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_page or "home")
     form = SignUpForm(request.POST or None)
+    context = {"form": form, "next": next_page, "next_query": next_query(next_page)}
     if request.method == "POST" and form.is_valid():
         try:
             ratelimit.hit("signup", ratelimit.client_ip(request))
         except ratelimit.RateLimited as refusal:
             form.add_error(None, str(refusal).capitalize() + ".")
-            page = render(request, "accounts/signup.html", {"form": form}, status=429)
+            page = render(request, "accounts/signup.html", context, status=429)
             return ratelimit.with_retry_after(page, refusal)
         user = form.save_unless_taken()
         if user is None:
-            return render(request, "accounts/signup.html", {"form": form})
+            return render(request, "accounts/signup.html", context)
         # Named because login() cannot guess once more than one backend is configured.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_page or "home")
+    return render(request, "accounts/signup.html", context)
+
+
+def next_query(next_page: str) -> str:
+    """The query string that carries `next_page` (a checked path of this site) from the log-in
+    page to the sign-up page and back, so that neither road loses where the visitor was going."""
+    return "?" + urlencode({"next": next_page}) if next_page else ""
 
 
 class LoginView(auth_views.LoginView):
@@ -49,6 +60,16 @@ class LoginView(auth_views.LoginView):
     whatever username it names, while django-axes locks out one (username, IP) pair."""
 
     redirect_authenticated_user = True
+
+    def get_redirect_url(self):
+        """Django's check, narrowed to a path of this site as everywhere else: it lets through
+        an absolute URL to this host, a relative one, and control characters after the first."""
+        return same_site_path(self.request, super().get_redirect_url())
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["next_query"] = next_query(context.get(self.redirect_field_name, ""))
+        return context
 
     def post(self, request, *args, **kwargs):
         try:
@@ -76,10 +97,12 @@ def locked_out(request, *args, **kwargs):
 
 def _login_refused(request, message: str, retry_after: int):
     """The log-in page with why it refused, as a 429 that says when to come back."""
+    next_page = same_site_path(request, request.POST.get("next", request.GET.get("next", "")))
     context = {
         "form": AuthenticationForm(request),
         "refusal": message,
-        "next": request.POST.get("next", request.GET.get("next", "")),
+        "next": next_page,
+        "next_query": next_query(next_page),
     }
     page = render(request, "registration/login.html", context, status=429)
     page["Retry-After"] = str(retry_after)

@@ -43,15 +43,19 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def page_to_return_to(request, default: str) -> str:
-    """The form's `next`, when it is a page of this site, else `default`: never another site
-    (an open redirect), and never a value a Location header cannot carry (a newline was a 500)."""
-    back = request.POST.get("next", "")
-    if not back.startswith("/") or CONTROL_CHARACTERS.search(back):
-        return default
+    """The form's `next`, when it is a page of this site, else `default`."""
+    return same_site_path(request, request.POST.get("next", "")) or default
+
+
+def same_site_path(request, value) -> str:
+    """`value` if it is a path on this site, else "": never another site (an open redirect),
+    and never a value a Location header cannot carry (a newline was a 500)."""
+    if not isinstance(value, str) or not value.startswith("/") or CONTROL_CHARACTERS.search(value):
+        return ""
     safe = url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        value, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
-    return back if safe else default
+    return value if safe else ""
 
 
 # What a JSON door takes unless it says otherwise: far more than any request of the site needs

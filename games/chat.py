@@ -90,7 +90,8 @@ def _refuse_flood(user) -> None:
         wait = (newest[-1] + window - now).total_seconds()
         raise ratelimit.RateLimited(
             max(1, math.ceil(wait)),
-            f"at most {count} messages per {seconds} seconds; wait a moment",
+            gettext("at most %(count)s messages per %(seconds)s seconds; wait a moment")
+            % {"count": count, "seconds": seconds},
         )
 
 

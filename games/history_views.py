@@ -1,11 +1,13 @@
-"""Pages for past games: a player's history and the replay viewer.
+"""Pages for past games: a player's history, the replay viewer and the record's download.
 
 Thin edges: the queries live in `games.history`, the replayed boards in `games.replay`.
 """
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
@@ -76,6 +78,29 @@ def game_replay(request, game_id: int):
         )
     context = replay.replay_context(game, step, perspective, choices)
     return render(request, "games/replay.html", context)
+
+
+@require_GET
+def download_record(request, game_id: int):
+    """A finished game's record as a JSON file, for the browser's session: the same record and
+    the same rule (`games.access.record_refusal`) as the API's `GET /api/games/<id>/record`,
+    which needs a token. Only once the game is over: a running game's record is one seat's
+    share of a game still changing, which the board shows better."""
+    game = get_object_or_404(Game, pk=game_id)
+    invited = access.holds_invite(game, session=request.session)
+    refusal = access.record_refusal(game, request.user, invited=invited)
+    if refusal is not None:
+        return _refused(request, refusal.capitalize() + ".", 403)
+    if game.status != Game.Status.FINISHED:
+        message = gettext("The record of a game can be downloaded once the game is over.")
+        return _refused(request, message, 409)
+    response = JsonResponse(
+        history.game_record(game, request.user), json_dumps_params={"indent": 2}
+    )
+    response["Content-Disposition"] = content_disposition_header(
+        True, f"{game.kind}-game-{game.pk}.json"
+    )
+    return response
 
 
 def _refused(request, message: str, status: int):

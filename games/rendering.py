@@ -84,6 +84,9 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     context["turn"] = _turn(game, user, view, context["players"], seats)
     if game.status == Game.Status.FINISHED:
         context["rematch"] = _rematch(game, user, view["seat"])
+        # Whoever sees the finished board may read its record (`access.record_refusal`). Only
+        # the live board links it here: the replay links it once for every step.
+        context["record_url"] = reverse("game_record", args=[game.pk])
     return context
 
 

@@ -30,6 +30,7 @@ urlpatterns = [
     path("games/<int:game_id>/take-back/", views.take_seat_back, name="game_take_back"),
     path("join/<text:invite_code>/", views.invite, name="invite"),
     path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
+    path("games/<int:game_id>/record/", history_views.download_record, name="game_record"),
     path("games/<int:game_id>/chat/", chat_views.post, name="game_chat"),
     path("games/<int:game_id>/report/", chat_views.report, name="game_report"),
     path("history/", history_views.my_games, name="my_games"),

@@ -4,6 +4,8 @@ Thin edges: every change goes through `games.services`; every form posts with ht
 works as a plain POST (`request.htmx` decides between a fragment and a redirect).
 """
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -135,7 +137,7 @@ def invite(request, invite_code: str):
         return _refused(request, gettext("This invite link is not valid."), 404)
     access.remember_invite(request.session, game)
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('accounts:login')}?next={request.path}")
+        return render(request, "games/invite.html", _invite_context(game, request.path))
     if selectors.seat_of(game, request.user) is None:
         try:
             services.join_by_invite(invite_code, request.user)
@@ -144,6 +146,26 @@ def invite(request, invite_code: str):
                 request, gettext("You could not take a seat: %(reason)s.") % {"reason": refusal}
             )
     return redirect(_game_url(game.pk))
+
+
+def _invite_context(game: Game, invite_path: str) -> dict:
+    """What a logged-out visitor learns from an invite link: whose table it is, which game,
+    whether a seat is free, and the sign-up and log-in pages that lead back to the link (which
+    then seats them). The link's holder may see the table (`games.access`), so nothing here
+    is more than its waiting room shows."""
+    kind = registry.of(game)
+    taken = game.seats.count()
+    next_query = "?" + urlencode({"next": invite_path})
+    return {
+        "game": game,
+        "host": game.host,
+        "kind_name": kind.name,
+        "variant_name": game.variant_name,
+        "taken": taken,
+        "open_seat": game.status == Game.Status.OPEN and taken < game.num_players,
+        "signup_url": reverse("accounts:signup") + next_query,
+        "login_url": reverse("accounts:login") + next_query,
+    }
 
 
 def _table_action(request, game_id: int, do):

@@ -73,7 +73,8 @@ class GameKind:
       page's `#board`), `live` (every region as an oob swap), `banner`, `players`, `log_lines`
       (the whole log's page), `event` (one log line, given `event`) and `step_table` (a past
       step's main column: the replay viewer's and the admin inspector's). What every game's
-      board shows (message, turn clock, rematch) it includes from `games/board_parts.html`.
+      board shows (message, turn clock, and under a finished game's score `game_over`: the
+      record's download and the rematch) it includes from `games/board_parts.html`.
       The game page and its script (`static/js/board.js`) find a board's regions by id:
       `board` (the root, which the action forms target), `board-banner` (who acts),
       `board-actions` (the reader's move forms: the page's "Skip to your move" link) and

@@ -1,6 +1,8 @@
 """Tags of the game pages (templates/games/game.html, the replay viewer, the inspector) that need
 the game's kind or the reader's punctuation."""
 
+import json
+
 from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html
@@ -43,3 +45,22 @@ def log_sentences(context, events, board_template: str) -> str:
         with context.push(event=event):
             lines.append(partial.render(context))
     return wording.sentences(lines)
+
+
+# What htmx does with each answer on the game page: refusals are swapped in like successes
+# (the board or chat panel they carry says why), a 204 (a move whose board the socket brings)
+# changes nothing, anything else is an error.
+RESPONSE_HANDLING = [
+    {"code": "204", "swap": False},
+    {"code": "[23]..", "swap": True},
+    {"code": "(400|403|409|429)", "swap": True, "error": False},
+    {"code": "...", "swap": False, "error": True},
+]
+
+
+@register.simple_tag
+def response_handling() -> str:
+    """The game page's keys for the base's one htmx config (`{% block htmx_config %}`): htmx
+    reads a page's first `htmx-config` meta only, so a second one would be ignored. Escaped
+    into the attribute, which the browser reads back as plain JSON."""
+    return ', "responseHandling": ' + json.dumps(RESPONSE_HANDLING)

@@ -360,8 +360,10 @@ def test_the_replay_and_the_record_agree_on_a_finished_game(people, table, who, 
     assert access.may_read_record(game, visitor.user, invited=who == "invited") is admitted
     replay = visitor.browser.get(f"/games/{game.pk}/replay/?as=open")
     record = visitor.api.get(f"/api/games/{game.pk}/record{visitor.query()}")
+    download = visitor.browser.get(f"/games/{game.pk}/record/")
     expected = 200 if admitted else 403
-    assert (replay.status_code, record.status_code) == (expected, expected)
+    statuses = (replay.status_code, record.status_code, download.status_code)
+    assert statuses == (expected,) * 3
 
 
 @pytest.mark.django_db(transaction=True)

@@ -304,7 +304,7 @@ waiting = services.create_table(host, services.TableSettings(2))
 friends.send_request(host, guest)  # the friends page lists one; the waiting room invites him
 friends.accept(guest, host)
 print(json.dumps(dict(host=host.username, guest=guest.username, finished=finished.pk,
-                      in_play=in_play.pk, waiting=waiting.pk)))
+                      in_play=in_play.pk, waiting=waiting.pk, invite=waiting.invite_code)))
 """
 
 
@@ -357,6 +357,7 @@ def site(live_site, live_site_env):
             "/": None,
             "/accounts/signup/": None,
             "/accounts/login/": None,
+            f"/join/{made['invite']}/": "#invite-signup",  # an invite link, logged out
             "/learn/": None,
             "/learn/biblios/": "#lesson-coach",
             "/learn/biblios/scoring/?category=manuscripts": "#board-score svg",

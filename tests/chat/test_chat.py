@@ -66,6 +66,23 @@ def test_flood_and_repeat_limits(users):
     assert say(users[0], game, "e").status_code == 200
 
 
+@pytest.mark.parametrize(
+    "language, text",
+    [
+        ("fr", "Au plus 5 messages en 10 secondes ; patientez un instant."),
+        ("es", "Como máximo 5 mensajes cada 10 segundos; espera un momento."),
+    ],
+)
+def test_the_flood_refusal_speaks_the_readers_language(users, language, text):
+    users[0].language = language
+    users[0].save(update_fields=["language"])
+    game = started_game(users, 2)
+    for number in range(5):
+        assert say(users[0], game, f"message {number}").status_code == 200
+    flood = say(users[0], game, "one too many")
+    assert flood.status_code == 429 and text in flood.content.decode()
+
+
 def test_length_empty_and_plain_post(users):
     game = started_game(users, 2)
     long = say(users[0], game, "x" * (chat.MAX_LENGTH + 1))

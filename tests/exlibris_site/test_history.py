@@ -199,7 +199,7 @@ def test_a_finished_record_is_complete_for_staff_and_public_for_others(
     """Staff get the setup with its seed and every move: it replays to the stored game. Anyone
     else gets `public_setup` (no seed: it would recompute every hidden card) and the moves as
     `public_action` gives them, and no card that was never shown at the table nor in the open
-    hands of any step (X77)."""
+    hands of any step (X77), through the API and the page's download alike."""
     staff = django_user_model.objects.create_user("archivist", is_staff=True)
     complete = ApiClient(staff).get(f"/api/games/{finished.pk}/record").data
     assert complete["complete"] is True and complete["setup"] == finished.setup
@@ -211,8 +211,14 @@ def test_a_finished_record_is_complete_for_staff_and_public_for_others(
     states = replay.states_of(finished)
     known = knowledge_by_step(states, 3)
     opened = [cards_in(json.dumps(engine.open_hands_view(states, k))) for k in range(len(states))]
+    readings = []
     for reader in (people[0], people[3]):
-        record = ApiClient(reader).get(f"/api/games/{finished.pk}/record").data
+        downloaded = browser(reader).get(reverse("game_record", args=[finished.pk]))
+        assert downloaded.status_code == 200
+        api = ApiClient(reader).get(f"/api/games/{finished.pk}/record").data
+        # The page's download is a second door to the same record: both are scanned.
+        readings += [(reader, api), (reader, json.loads(downloaded.content))]
+    for reader, record in readings:
         assert record["complete"] is False
         assert record["setup"] == engine.public_setup(finished.setup)
         assert "seed" not in record["setup"]

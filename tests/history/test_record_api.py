@@ -1,9 +1,12 @@
-"""`GET /api/games/<id>/record`: the whole record once finished, only a seat's share before."""
+"""`GET /api/games/<id>/record`: the whole record once finished, only a seat's share before.
+A finished record's secrecy is checked through both its doors: the API and the page's download
+(`/games/<id>/record/`)."""
 
 import json
 import random
 
 import pytest
+from django.test import Client
 
 from accounts.models import ApiToken
 from games import selectors, services
@@ -22,6 +25,18 @@ def api_for(user) -> ApiClient:
 
 def record(client: ApiClient, game_id: int):
     return client.get(f"/api/games/{game_id}/record")
+
+
+def finished_records(user, game_id: int) -> dict:
+    """A finished game's record as `user` reads it through each door, by door."""
+    browser = Client()
+    browser.force_login(user)
+    downloaded = browser.get(f"/games/{game_id}/record/")
+    assert downloaded.status_code == 200, downloaded.content[:300]
+    return {
+        "api": record(api_for(user), game_id).data,
+        "download": json.loads(downloaded.content),
+    }
 
 
 def test_a_finished_record_replays_to_the_stored_game_for_staff(users):
@@ -96,11 +111,11 @@ def test_a_finished_public_record_hides_the_removed_cards_and_face_down_payments
     removed = biblios.view(biblios.loads(game.state), "all")["zones"]["removed"]
     giver = game.seats.get(position=gives[0][0]).user
     for reader in (users[3], giver):
-        data = record(api_for(reader), game.pk).data
-        assert data["complete"] is False
-        assert "seed" not in data["setup"] and "deck" not in data["setup"]
-        text = json.dumps(data)
-        assert not set(card_ids_in(text)) & set(removed)
-        shown = [m["action"]["card"] for m in data["moves"] if m["action"]["type"] == "give"]
-        mine = [card for seat, card in gives if reader == giver and seat == gives[0][0]]
-        assert [card for card in shown if card is not None] == mine
+        for door, data in finished_records(reader, game.pk).items():
+            assert data["complete"] is False, door
+            assert "seed" not in data["setup"] and "deck" not in data["setup"], door
+            text = json.dumps(data)
+            assert not set(card_ids_in(text)) & set(removed), door
+            shown = [m["action"]["card"] for m in data["moves"] if m["action"]["type"] == "give"]
+            mine = [card for seat, card in gives if reader == giver and seat == gives[0][0]]
+            assert [card for card in shown if card is not None] == mine, door

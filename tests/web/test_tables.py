@@ -245,11 +245,13 @@ def test_invite_link_seats_a_logged_in_visitor(users, clients):
     assert game.seats.count() == 2
 
 
-def test_invite_link_sends_anonymous_visitors_to_log_in_first(users, clients):
+def test_invite_link_asks_anonymous_visitors_to_sign_up_or_log_in_first(users, clients):
     game = table(users[0], 2)
     response = clients[None].get(f"/join/{game.invite_code}/")
-    assert response.status_code == 302
-    assert response["Location"].startswith("/accounts/login/?next=/join/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"/accounts/signup/?next=%2Fjoin%2F{game.invite_code}%2F" in html
+    assert f"/accounts/login/?next=%2Fjoin%2F{game.invite_code}%2F" in html
     assert game.seats.count() == 1
 
 
