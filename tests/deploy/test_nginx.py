@@ -244,7 +244,12 @@ def deployment(postgres, tmp_path):
         for command in ("migrate", "collectstatic")
     ]
     assert [step.wait(timeout=120) for step in steps] == [0, 0], "migrate or collectstatic failed"
-    workers = Workers(2, env, tmp_path, options=("--proxy-headers", "--access-log", "-"))
+    workers = Workers(
+        2,
+        env,
+        tmp_path,
+        options=("--proxy-headers", "--websocket-max-message-size", "65536", "--access-log", "-"),
+    )
     folder = tmp_path / "nginx"
     folder.mkdir()
     cert, key = self_signed_certificate(folder)
