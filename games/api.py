@@ -147,12 +147,7 @@ def join_table(request, game_id: int):
     data = checked_fields(json_body(request, optional=True), {"invite_code": str})
     game = _seated_game(game_id)
     code = data.get("invite_code") or request.GET.get("invite")
-    invited = access.holds_invite(game, code=code)
-    if game.private and not invited:
-        raise errors.NotAllowed("this table is private: join it with its invite code")
-    if refusal := access.join_refusal(game, request.user, invited=invited):
-        raise errors.NotAllowed(refusal)
-    services.join_table(game.pk, request.user)
+    services.join_table(game.pk, request.user, invited=access.holds_invite(game, code=code))
     return JsonResponse(table_json(_seated_game(game.pk), request.user))
 
 

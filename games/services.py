@@ -239,14 +239,16 @@ def _checked_bots(kind: registry.GameKind, table: TableSettings) -> list[str]:
     return ["" if level is None else level for level in table.bots]
 
 
-def join_table(game_id: int, user) -> Game:
-    """Take the first free seat of an open table (a friends-only one: as a friend of the host,
-    by whatever door)."""
+def join_table(game_id: int, user, *, invited: bool = False) -> Game:
+    """Take the first free seat of an open table, if the join rule (`access.join_refusal`: an
+    active account, the invite of a private table, a friend of a friends-only table's host)
+    lets `user` sit there: asked here, so every door and every caller obeys it. `invited`: the
+    visitor holds the table's invite (the link, its code, a rematch offer)."""
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.OPEN:
             raise Conflict(gettext("this game has already started"))
-        if refusal := access.friends_only_refusal(game, user):
+        if refusal := access.join_refusal(game, user, invited=invited):
             raise NotAllowed(refusal)
         taken = list(game.seats.values_list("position", "user_id"))
         if any(user_id == user.pk for _, user_id in taken):
@@ -263,7 +265,7 @@ def join_by_invite(invite_code: str, user) -> Game:
     game = Game.objects.filter(invite_code=invite_code).only("pk").first()
     if game is None:
         raise NotFound(gettext("this invite link is not valid"))
-    return join_table(game.pk, user)
+    return join_table(game.pk, user, invited=True)
 
 
 def leave_table(game_id: int, user) -> Game:
@@ -705,7 +707,7 @@ def rematch(game_id: int, user) -> Game:
         offer = selectors.rematch_offer(game, user)
         if offer is not None:
             if _seat_row(offer, user) is None:
-                join_table(offer.pk, user)
+                join_table(offer.pk, user, invited=True)  # offered to this game's players
             return offer
         if selectors.has_offered_rematch(game, user):
             raise Conflict(gettext("you have already offered a rematch of this game"))

@@ -186,9 +186,7 @@ def _table_action(request, game_id: int, do):
 def join(request, game_id: int):
     def do():
         game = get_object_or_404(Game, pk=game_id)
-        if refusal := access.join_refusal(game, request.user, invited=_invited(request, game)):
-            raise errors.NotAllowed(refusal)
-        services.join_table(game_id, request.user)
+        services.join_table(game_id, request.user, invited=_invited(request, game))
         return _game_url(game_id)
 
     return _table_action(request, game_id, do)

@@ -8,7 +8,8 @@ from games.models import Game
 
 
 def started_game(users, num_players: int = 3, *, seed: int | None = None, **table) -> Game:
-    """A started game of users[:num_players], seated in that order, host first.
+    """A started game of users[:num_players], seated in that order, host first (the host's
+    invitees: a private table seats them too).
 
     A fixed `seed` keeps a test's deal the same from run to run.
     """
@@ -16,7 +17,7 @@ def started_game(users, num_players: int = 3, *, seed: int | None = None, **tabl
     if seed is not None:
         Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:num_players]:
-        services.join_table(game.pk, user)
+        services.join_table(game.pk, user, invited=True)
     return services.start_game(game.pk, users[0])
 
 

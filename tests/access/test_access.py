@@ -149,7 +149,7 @@ def table_at(people, status: str, *, played_out: bool = True, **table) -> Game:
     if status == "waiting":
         game = services.create_table(players[0], services.TableSettings(3, **table))
         for player in players[1:]:
-            services.join_table(game.pk, player)
+            services.join_table(game.pk, player, invited=True)
     else:
         game = started_game(players, 3, seed=3, **table)
         if status == "finished" and played_out:

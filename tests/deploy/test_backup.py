@@ -34,7 +34,7 @@ def games_in_progress(people: list[User]) -> list[Game]:
         )
         game = services.create_table(people[0], table)
         for person in people[1 : seats.count(None)]:
-            services.join_table(game.pk, person)
+            services.join_table(game.pk, person, invited=True)
         game = services.start_game(game.pk, people[0])
         for _ in range(moves):
             game = one_more_move(game)

@@ -80,7 +80,7 @@ def open_table(users, players: int, *, bots=(), seed: int, **table) -> Game:
     game = services.create_table(users[0], settings)
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1 : players - len(bots)]:
-        services.join_table(game.pk, user)
+        services.join_table(game.pk, user, invited=True)
     game.refresh_from_db()
     if game.status == Game.Status.OPEN:
         game = services.start_game(game.pk, users[0])

@@ -17,7 +17,7 @@ def bot_table(host, bots, *, others=(), seed: int = 7, **table) -> Game:
     )
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for person in others:
-        services.join_table(game.pk, person)
+        services.join_table(game.pk, person, invited=True)
     return services.start_game(game.pk, host)
 
 

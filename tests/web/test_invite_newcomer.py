@@ -108,7 +108,7 @@ def test_logging_in_from_an_invite_seats_the_player_and_the_login_page_keeps_nex
 
 
 def test_a_newcomer_to_a_full_table_lands_at_it_with_a_clear_message(private_table, users):
-    services.join_table(private_table.pk, users[1])
+    services.join_table(private_table.pk, users[1], invited=True)
     browser = Client()
     invite = f"/join/{private_table.invite_code}/"
     page = browser.get(invite).content.decode()

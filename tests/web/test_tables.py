@@ -257,7 +257,7 @@ def test_invite_link_asks_anonymous_visitors_to_sign_up_or_log_in_first(users, c
 
 def test_invite_to_a_full_private_table_still_shows_it(users, clients):
     game = table(users[0], 2, private=True)
-    services.join_table(game.pk, users[1])
+    services.join_table(game.pk, users[1], invited=True)
     response = clients[users[2].pk].get(f"/join/{game.invite_code}/", follow=True)
     assert response.status_code == 200
     assert "could not take a seat: this table is full" in response.content.decode()
