@@ -133,6 +133,7 @@ TEMPLATES = [
                 "accounts.context_processors.theme",
                 "games.context_processors.your_turn",
                 "notifications.context_processors.unread",
+                "friends.context_processors.requests",
             ],
         },
     },

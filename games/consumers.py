@@ -24,6 +24,7 @@ from accounts import credentials
 from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
 from biblios_site import errors, ratelimit
+from friends import selectors as friendships
 from games import access, broadcast, live_regions, presence, rendering, selectors, services
 from games.models import Game
 from notifications import live
@@ -421,11 +422,12 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
 
 class NavConsumer(AsyncWebsocketConsumer):
-    """`ws/me/`: the navigation's counts ("Your turn", unread notifications) of a logged-in
-    reader, opened by every page of theirs (templates/base.html) and pushed whenever a commit
-    changes one of them (`notifications.live`), as out-of-band swaps (issue 19). It sends its
-    counts on connect too, so a page from the browser's cache is put right at once. Frames
-    from the page are ignored; logging out closes it like the game sockets."""
+    """`ws/me/`: the navigation's counts ("Your turn", unread notifications, friend requests
+    waiting) of a logged-in reader, opened by every page of theirs (templates/base.html) and
+    pushed whenever a commit changes one of them (`notifications.live`), as out-of-band swaps
+    (issue 19). It sends its counts on connect too, so a page from the browser's cache is put
+    right at once. Frames from the page are ignored; logging out closes it like the game
+    sockets."""
 
     async def connect(self):
         await self.accept()
@@ -468,5 +470,6 @@ class NavConsumer(AsyncWebsocketConsumer):
             {
                 "your_turn_count": selectors.your_turn_count(self.user),
                 "notification_count": notices.unread_count(self.user),
+                "friend_request_count": friendships.incoming_count(self.user),
             },
         )

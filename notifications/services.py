@@ -37,6 +37,7 @@ def notify(
     text: str = "",
     cause: str = "",
     grace: timedelta = timedelta(0),
+    until=None,
 ) -> list:
     """Notify `users` (one User or several) of `event`; the new Notifications.
 
@@ -48,13 +49,15 @@ def notify(
     digest keeps its due time). Nothing here checks
     friendships or blocks: the callers refuse what must not be sent. The e-mails and pushes
     wait `grace` (SEEN_GRACE for news a recipient may be watching); none goes for a notice
-    read before it is sent.
+    read before it is sent. A mute is told with its end, `until`.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("notify() belongs inside the transaction of what causes it")
     event = Event(event)
-    if event == Event.MODERATOR and not text.strip():
-        raise ValueError("a moderator's message needs its text")
+    if event in (Event.MODERATOR, Event.MUTED) and not text.strip():
+        raise ValueError("a moderator's message or mute needs its text")
+    if (event == Event.MUTED) != (until is not None):
+        raise ValueError("a mute, and only a mute, is told with its end (`until`)")
     cause = cause or _cause(event, game, actor)
     recipients = _recipients(users, actor)
     if not recipients:
@@ -74,6 +77,7 @@ def notify(
             game=game,
             actor=actor,
             text=text.strip(),
+            until=until,
             cause=cause,
             created_at=now,
         )
@@ -208,6 +212,29 @@ def mark_game_seen(user, game) -> int:
     unread = Notification.objects.filter(recipient=user, game=game, read_at=None)
     ids = list(unread.values_list("pk", flat=True))
     return mark_read(user, ids) if ids else 0
+
+
+def mark_cause_read(user, event: str, cause: str) -> int:
+    """Mark `user`'s unread notice of `event` and `cause` read: they answered what it asked
+    (a friend request accepted or refused from the profile, say) without opening it."""
+    ids = list(
+        Notification.objects.filter(
+            recipient=user, event=event, cause=cause, read_at=None
+        ).values_list("pk", flat=True)
+    )
+    return mark_read(user, ids) if ids else 0
+
+
+def withdraw(event: str, cause: str) -> int:
+    """Delete the unread notices of `event` and `cause`, their outbox rows with them: what they
+    asked for is gone (a friend request taken back, or its sender blocked). Read ones stay in
+    their readers' lists. Inside the transaction of what withdraws them."""
+    unread = Notification.objects.filter(event=event, cause=cause, read_at=None)
+    recipient_ids = list(unread.values_list("recipient_id", flat=True))
+    if recipient_ids:
+        unread.delete()
+        transaction.on_commit(lambda: live.counts_changed(recipient_ids))
+    return len(recipient_ids)
 
 
 # ---------------------------------------------------------------------- preferences
