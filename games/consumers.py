@@ -112,18 +112,20 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_changed(self, event):
         """A move or table change was committed: send this user's board if it is news."""
+        if self.user is None:  # closed (banned, logged out) with hints still queued
+            return
         if self.sent is not None and event.get("version", 0) < self.sent[0]:
             return
         await self._send_board(force=bool(event.get("seats_changed")))
 
     async def game_presence(self, event):
         """A player opened or closed the page: redraw who is connected."""
-        if event.get("sender") != self.channel_name:
+        if self.user is not None and event.get("sender") != self.channel_name:
             await self._send_board(force=True, presence_only=True)
 
     async def chat_changed(self, event):
         """A chat message was posted or hidden: resend the chat if this user reads that channel."""
-        if self.as_json:
+        if self.as_json or self.user is None:
             return
         html = await database_sync_to_async(self._render_chat)(event.get("channel"))
         if html:

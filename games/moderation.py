@@ -62,11 +62,12 @@ def ban_user(user_id: int, moderator, reason: str):
         if not user.is_active:
             raise errors.Conflict(f"{user} is banned already")
         _record(moderator, ModerationAction.Kind.BAN, reason, user=user)
+        # Their sockets close before their tables' news goes out: no board reaches them after.
+        transaction.on_commit(lambda: broadcast.user_banned(user_id))
         _leave_every_table(user, moderator, reason)
         user.is_active = False
         user.ban_reason = reason
         user.save(update_fields=["is_active", "ban_reason"])
-        transaction.on_commit(lambda: broadcast.user_banned(user_id))
     return user
 
 

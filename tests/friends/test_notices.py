@@ -21,7 +21,8 @@ from tests.notifications.test_live import COUNT, socket
 
 Event = Notification.Event
 NAV_FRIENDS = re.compile(
-    r'<a href="/friends/" class="friends-link">([^<]*) <span id="nav-friends"[^>]*>(\d*)</span>'
+    r'<a href="/friends/" class="friends-link">([^<]*) '
+    r'<span id="nav-friends"(?: class="nav-count")? title="[^"]+">(\d*)</span>'
 )
 
 
@@ -128,8 +129,6 @@ def test_the_navigation_shows_my_friends_with_the_requests_waiting(users, langua
     assert nav_friends(ada, language) == (words, "2")
     services.accept(ada, basil)
     assert nav_friends(ada, language) == (words, "1")
-    page = browser(ada, language).get(reverse("home")).content.decode()
-    assert re.search(r'<span id="nav-menu-friends" class="nav-count" title="[^"]+">1</span>', page)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -137,9 +136,7 @@ def test_the_count_is_live(users):
     ada, basil, clio, _ = users
 
     def friends_count(frame: str) -> int:
-        found = dict(COUNT.findall(frame))
-        assert found["nav-menu-friends"] == found["nav-friends"]
-        return int(found["nav-friends"] or 0)
+        return int(dict(COUNT.findall(frame))["nav-friends"] or 0)
 
     async def scenario():
         page = socket(await database_sync_to_async(session_cookie)(ada))
