@@ -5,17 +5,19 @@ tables free up. The banned person is told at log-in why (only with the right pas
 muted player is told why and until when."""
 
 import html
+import importlib
 import random
 import re
 from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.template import Context
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import moderation, selectors, services
+from games import moderation, seat_notes, selectors, services
 from games.kinds import registry
 from games.models import Game, ModerationAction, Move
 from notifications import texts
@@ -222,3 +224,14 @@ def test_a_muted_player_is_told_why_and_until_when(
     assert french.title == "Vous êtes réduit au silence dans les discussions des tables"
     assert "Motif : Spam in the chat" in french.body
     assert [m.subject for m in mail.outbox] == [french.title]
+
+
+@pytest.mark.parametrize("kind", ["biblios", "exlibris"])
+def test_every_kinds_log_says_it_alike(kind):
+    """The line is the platform's: each kind's log tag hands it over, escaped."""
+    tags = importlib.import_module(f"games.kinds.{kind}.templatetags.{kind}_board")
+    event = {"type": seat_notes.SUSPENDED, "seat": 1}
+    context = Context({"names": ["Ada", "<b>Eve</b>"], "me": 0, "game": Game(variant=kind)})
+    with translation.override("en"):
+        line = tags.log_line(context, event)
+    assert line == "&lt;b&gt;Eve&lt;/b&gt;&#x27;s account was suspended: a bot plays their seat."
