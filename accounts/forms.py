@@ -1,9 +1,9 @@
-"""Sign-up and token forms; Django's own forms cover log in and password change."""
+"""Sign-up, log-in and token forms; Django's own form covers the password change."""
 
 import unicodedata
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_lazy
 
@@ -69,6 +69,27 @@ class SignUpForm(UserCreationForm):
             if not self.errors:
                 raise
             return None
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form, which tells a suspended (banned) account why it is refused, with
+    the moderators' reason and how long it lasts: bans have no end date, a moderator lifts them.
+    Only the right password gets here (`accounts.backends`); a wrong one gets the usual
+    answer, so nobody learns this way that an account exists or is banned."""
+
+    def confirm_login_allowed(self, user):
+        if not user.is_active:
+            raise forms.ValidationError(
+                [
+                    gettext("This account is suspended: %(reason)s")
+                    % {"reason": user.ban_reason or gettext("no reason was given")},
+                    gettext(
+                        "The suspension has no end date: it lasts until the moderators lift it."
+                    ),
+                ],
+                code="suspended",
+            )
+        super().confirm_login_allowed(user)
 
 
 class TokenCreateForm(forms.Form):

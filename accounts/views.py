@@ -1,4 +1,5 @@
-"""Sign up, profiles and API tokens; log in, log out and password change are Django's views."""
+"""Sign up, profiles and API tokens; log in (with our form), log out and password change are
+Django's views."""
 
 import math
 from urllib.parse import urlencode
@@ -18,7 +19,14 @@ from django.views.decorators.http import require_POST
 
 from accounts import credentials
 from accounts.context_processors import THEME_COOKIE, THEME_COOKIE_MAX_AGE
-from accounts.forms import EmailForm, SignUpForm, ThemeForm, TokenCreateForm, TokenRevokeForm
+from accounts.forms import (
+    EmailForm,
+    LoginForm,
+    SignUpForm,
+    ThemeForm,
+    TokenCreateForm,
+    TokenRevokeForm,
+)
 from accounts.models import MAX_TOKENS_PER_USER, ApiToken, TooManyTokens, User
 from biblios_site import ratelimit
 from biblios_site.inputs import page_to_return_to, same_site_path
@@ -60,6 +68,7 @@ class LoginView(auth_views.LoginView):
     whatever username it names, while django-axes locks out one (username, IP) pair."""
 
     redirect_authenticated_user = True
+    authentication_form = LoginForm
 
     def get_redirect_url(self):
         """Django's check, narrowed to a path of this site as everywhere else: it lets through

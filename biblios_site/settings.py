@@ -149,6 +149,7 @@ TEMPLATES = [
                 "accounts.context_processors.theme",
                 "games.context_processors.your_turn",
                 "notifications.context_processors.unread",
+                "friends.context_processors.requests",
             ],
         },
     },
@@ -347,6 +348,8 @@ MAX_OPEN_TABLES_PER_USER = env.int("MAX_OPEN_TABLES_PER_USER", default=3)
 # page in their language with the reason and Retry-After (accounts.views.locked_out).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    # A banned account's right password gets the ban's reason, not "wrong password".
+    "accounts.backends.SuspendedAccountBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)

@@ -61,6 +61,16 @@ def incoming_requests(user):
     return Friendship.objects.filter(receiver=user, status=Status.PENDING).select_related("sender")
 
 
+def incoming_count(user) -> int:
+    """How many requests wait for `user`'s answer (from active accounts): the navigation's
+    count next to "My friends"."""
+    if not _person(user):
+        return 0
+    return Friendship.objects.filter(
+        receiver=user, status=Status.PENDING, sender__is_active=True
+    ).count()
+
+
 def outgoing_requests(user):
     """Requests `user` sent that wait for an answer, newest first."""
     return Friendship.objects.filter(sender=user, status=Status.PENDING).select_related("receiver")

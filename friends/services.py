@@ -4,6 +4,11 @@ Each service locks both users' rows (in id order, so two services on one pair ne
 each other crosswise) before it reads and writes the pair, and the pair's unique constraint
 backs that up where the database has no row locks: two people asking each other at once end
 friends, with one row. A refusal (`biblios_site.errors`) says why and changes nothing.
+
+A request is told to its receiver (`notifications.services.notify`, inside the request's
+transaction like every notice) and an acceptance to the requester; a request that ends
+unanswered (taken back, or ended by a block) withdraws its unread notice, an answered one is
+read. Every change to a user's pending requests redraws their navigation's count.
 """
 
 from django.contrib.auth import get_user_model
@@ -15,8 +20,12 @@ from biblios_site import ratelimit
 from biblios_site.errors import Conflict, NotAllowed, NotFound, ServiceError
 from friends import selectors
 from friends.models import Block, Friendship
+from notifications import live
+from notifications import services as notices
+from notifications.models import Notification
 
 Status = Friendship.Status
+Event = Notification.Event
 
 
 def _checked_pair(user, other) -> None:
@@ -39,6 +48,17 @@ def _row(user, other) -> Friendship | None:
     return Friendship.objects.filter(selectors.between(user, other)).first()
 
 
+def _cause(row: Friendship) -> str:
+    """What the notices of one request are about (one notice per request and event)."""
+    return f"friend{row.pk}"
+
+
+def _requests_changed(user) -> None:
+    """`user`'s pending requests changed: their navigation's count is redrawn after the commit."""
+    user_id = user.pk
+    transaction.on_commit(lambda: live.counts_changed([user_id]))
+
+
 def send_request(sender, receiver) -> Friendship:
     """Ask `receiver` to be friends; if they asked `sender` already, that request is accepted.
 
@@ -55,11 +75,14 @@ def send_request(sender, receiver) -> Friendship:
             ratelimit.hit("friend_request", sender.pk)  # asking strangers, not answering
             try:
                 with transaction.atomic():
-                    return Friendship.objects.create(sender=sender, receiver=receiver)
+                    row = Friendship.objects.create(sender=sender, receiver=receiver)
             except IntegrityError:  # they asked at the same moment (a database without locks)
                 row = _row(sender, receiver)
                 if row is None:
                     raise Conflict(gettext("the request crossed another; try again")) from None
+            else:
+                notices.notify(receiver, Event.FRIEND_REQUEST, actor=sender, cause=_cause(row))
+                return row
         if row.status == Status.ACCEPTED:
             raise Conflict(gettext("you are friends already"))
         if row.sender_id == sender.pk:
@@ -68,8 +91,12 @@ def send_request(sender, receiver) -> Friendship:
 
 
 def _accepted(row: Friendship) -> Friendship:
+    """The request is accepted: the requester is told, the receiver's notice of it is read."""
     row.status, row.accepted_at = Status.ACCEPTED, timezone.now()
     row.save(update_fields=["status", "accepted_at"])
+    notices.notify(row.sender, Event.FRIEND_ACCEPTED, actor=row.receiver, cause=_cause(row))
+    notices.mark_cause_read(row.receiver, Event.FRIEND_REQUEST, _cause(row))
+    _requests_changed(row.receiver)
     return row
 
 
@@ -98,7 +125,10 @@ def refuse(receiver, sender) -> None:
     _checked_pair(receiver, sender)
     with transaction.atomic():
         _lock(receiver, sender)
-        _pending(sender, receiver).delete()
+        row = _pending(sender, receiver)
+        notices.mark_cause_read(receiver, Event.FRIEND_REQUEST, _cause(row))
+        row.delete()
+        _requests_changed(receiver)
 
 
 def cancel(sender, receiver) -> None:
@@ -106,7 +136,10 @@ def cancel(sender, receiver) -> None:
     _checked_pair(sender, receiver)
     with transaction.atomic():
         _lock(sender, receiver)
-        _pending(sender, receiver).delete()
+        row = _pending(sender, receiver)
+        notices.withdraw(Event.FRIEND_REQUEST, _cause(row))
+        row.delete()
+        _requests_changed(receiver)
 
 
 def remove_friend(user, friend) -> None:
@@ -129,7 +162,11 @@ def block(user, other) -> Block:
         _lock(user, other)
         if selectors.has_blocked(user, other):
             raise Conflict(gettext("you blocked this player already"))
-        Friendship.objects.filter(selectors.between(user, other)).delete()
+        rows = Friendship.objects.filter(selectors.between(user, other))
+        for row in rows.filter(status=Status.PENDING):
+            notices.withdraw(Event.FRIEND_REQUEST, _cause(row))
+            _requests_changed(row.receiver)
+        rows.delete()
         return Block.objects.create(blocker=user, blocked=other)
 
 

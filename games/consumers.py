@@ -28,6 +28,7 @@ from accounts.models import ApiToken
 from biblios_site import errors, ratelimit
 from biblios_site.inputs import json_object
 from biblios_site.sockets import Consumer
+from friends import selectors as friendships
 from games import access, broadcast, live_regions, presence, rendering, selectors, services
 from games.models import Game
 from games.overload import admit_message
@@ -116,18 +117,20 @@ class GameConsumer(Consumer):
 
     async def game_changed(self, event):
         """A move or table change was committed: send this user's board if it is news."""
+        if self.user is None:  # closed (banned, logged out) with hints still queued
+            return
         if self.sent is not None and event.get("version", 0) < self.sent[0]:
             return
         await self._send_board(force=bool(event.get("seats_changed")))
 
     async def game_presence(self, event):
         """A player opened or closed the page: redraw who is connected."""
-        if event.get("sender") != self.channel_name:
+        if self.user is not None and event.get("sender") != self.channel_name:
             await self._send_board(force=True, presence_only=True)
 
     async def chat_changed(self, event):
         """A chat message was posted or hidden: resend the chat if this user reads that channel."""
-        if self.as_json:
+        if self.as_json or self.user is None:
             return
         html = await database_sync_to_async(self._render_chat)(event.get("channel"))
         if html:
@@ -426,11 +429,12 @@ class LobbyConsumer(Consumer):
 
 
 class NavConsumer(Consumer):
-    """`ws/me/`: the navigation's counts ("Your turn", unread notifications) of a logged-in
-    reader, opened by every page of theirs (templates/base.html) and pushed whenever a commit
-    changes one of them (`notifications.live`), as out-of-band swaps (issue 19). It sends its
-    counts on connect too, so a page from the browser's cache is put right at once. Frames
-    from the page are ignored; logging out closes it like the game sockets."""
+    """`ws/me/`: the navigation's counts ("Your turn", unread notifications, friend requests
+    waiting) of a logged-in reader, opened by every page of theirs (templates/base.html) and
+    pushed whenever a commit changes one of them (`notifications.live`), as out-of-band swaps
+   . It sends its counts on connect too, so a page from the browser's cache is put
+    right at once. Frames from the page are ignored; logging out closes it like the game
+    sockets."""
 
     async def connect(self):
         await self.accept()
@@ -475,5 +479,6 @@ class NavConsumer(Consumer):
             {
                 "your_turn_count": selectors.your_turn_count(self.user),
                 "notification_count": notices.unread_count(self.user),
+                "friend_request_count": friendships.incoming_count(self.user),
             },
         )

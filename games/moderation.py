@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from biblios_site import errors
-from games import broadcast, services
+from games import broadcast, seat_notes, services
 from games.kinds import registry
-from games.models import Game, ModerationAction
+from games.models import Game, ModerationAction, Seat
 from notifications.models import Notification
 from notifications.services import notify
 
@@ -51,18 +51,46 @@ def _record(moderator, kind, reason, *, user=None, game=None, **detail) -> Moder
 
 
 def ban_user(user_id: int, moderator, reason: str):
-    """Deactivate an account: no log in, no API, and its open sockets close."""
+    """Deactivate an account: no log in (the log-in page tells them why, `accounts.backends`),
+    no API, and its open sockets close. Their tables go on without them, as if they had left
+    each one: the kind's stand-in bot takes each of their seats in running games (whose logs
+    say so, `seat_notes`), and the tables waiting to start that they host close (those they
+    merely joined lose their seat). Unbanned, they may take a seat back while its game runs."""
     reason = _checked(moderator, reason)
     with transaction.atomic():
         user = _target(user_id, moderator)
         if not user.is_active:
             raise errors.Conflict(f"{user} is banned already")
+        _record(moderator, ModerationAction.Kind.BAN, reason, user=user)
+        # Their sockets close before their tables' news goes out: no board reaches them after.
+        transaction.on_commit(lambda: broadcast.user_banned(user_id))
+        _leave_every_table(user, moderator, reason)
         user.is_active = False
         user.ban_reason = reason
         user.save(update_fields=["is_active", "ban_reason"])
-        _record(moderator, ModerationAction.Kind.BAN, reason, user=user)
-        transaction.on_commit(lambda: broadcast.user_banned(user_id))
     return user
+
+
+def _leave_every_table(user, moderator, reason: str) -> None:
+    """Leave each of `user`'s tables as they would (`services.leave_game`, `leave_table`),
+    while they may still act; a game whose seat the bot takes gets a BAN record naming the seat
+    and the move it happened after, which its log shows."""
+    seats = Seat.objects.filter(
+        user=user, game__status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
+    ).values_list("game_id", "game__status", "position", "bot_level")
+    for game_id, status, position, bot_level in list(seats):
+        if status == Game.Status.OPEN:
+            services.leave_table(game_id, user)
+        elif not bot_level:  # a seat they left already is the bot's
+            game = services.leave_game(game_id, user)
+            _record(
+                moderator,
+                ModerationAction.Kind.BAN,
+                reason,
+                user=user,
+                game=game,
+                **seat_notes.suspended(position, game.version),
+            )
 
 
 def unban_user(user_id: int, moderator, reason: str):
@@ -79,7 +107,8 @@ def unban_user(user_id: int, moderator, reason: str):
 
 
 def mute_user(user_id: int, moderator, period: str, reason: str):
-    """No table chat for one of MUTE_PERIODS from now."""
+    """No table chat for one of MUTE_PERIODS from now; the user is told why and until when (a
+    notice, in the site and as they chose by e-mail and push)."""
     reason = _checked(moderator, reason)
     if period not in MUTE_PERIODS:
         raise errors.ServiceError(f"choose a mute period: {', '.join(MUTE_PERIODS)}")
@@ -87,12 +116,20 @@ def mute_user(user_id: int, moderator, period: str, reason: str):
         user = _target(user_id, moderator)
         user.muted_until = timezone.now() + MUTE_PERIODS[period][1]
         user.save(update_fields=["muted_until"])
-        _record(
+        action = _record(
             moderator,
             ModerationAction.Kind.MUTE,
             reason,
             user=user,
             until=user.muted_until.isoformat(),
+        )
+        notify(
+            user,
+            Notification.Event.MUTED,
+            actor=moderator,
+            text=reason,
+            until=user.muted_until,
+            cause=f"m{action.pk}",
         )
     return user
 

@@ -102,3 +102,13 @@ def connected_seats(game: Game) -> set[int]:
         game=game, seen_at__gte=timezone.now() - STALE_AFTER
     ).values("user_id")
     return set(game.seats.filter(user_id__in=live_users).values_list("position", flat=True))
+
+
+def watching(game: Game, user_ids) -> set[int]:
+    """Which of `user_ids` have this game's page open now (a live socket on it): what comes to
+    that page is no news to them (`services._mark_turn` tells them nothing of their turn)."""
+    return set(
+        Connection.objects.filter(
+            game=game, user_id__in=list(user_ids), seen_at__gte=timezone.now() - STALE_AFTER
+        ).values_list("user_id", flat=True)
+    )

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from biblios_site import errors
 from friends import selectors as friendships
-from games import access
+from games import access, seat_notes
 from games.kinds import registry
 from games.models import Game, Move, RematchOffer, Seat
 
@@ -165,7 +165,8 @@ _history = _History()
 
 def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
     """The game's events as `seat` may see them, newest first (at most `limit`), the events of
-    moves the clock decided marked (`with_timeouts_marked`).
+    moves the clock decided marked (`with_timeouts_marked`), with the platform's own after the
+    move they followed (`seat_notes`: a seat handed to the bot by a ban).
 
     The view only carries the last action's events; the log replays the move log and filters
     each step through `events_for`, the engine's own per-seat filter.
@@ -173,11 +174,12 @@ def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
     if not game.setup:
         return []
     timed_out = timed_out_steps(game)
+    notes = seat_notes.by_step(game)
     steps = _history.events(game, seat)
     events = [
         event
         for step, events in enumerate(steps)
-        for event in with_timeouts_marked(events, step in timed_out)
+        for event in [*with_timeouts_marked(events, step in timed_out), *notes.get(step, ())]
     ][::-1]
     return events if limit is None else events[:limit]
 

@@ -26,7 +26,7 @@ from biblios_site.errors import (
     TimeUp,
 )
 from friends import selectors as friendships
-from games import access, broadcast, selectors, signals
+from games import access, broadcast, presence, selectors, signals
 from games.kinds import registry
 from games.models import TURN_SECONDS, Game, ModerationAction, Move, RematchOffer, Seat
 from notifications import live
@@ -585,7 +585,8 @@ def _mark_turn(game: Game, to_act, *, actor=None) -> None:
 
     A person the game now waits on who was not waited on already is told at a turn-based table
     (never after their own move: a turn of several moves is one notice; nor the `actor` who
-    just started the game, on its page), and the navigations
+    just started the game, on its page; nor one whose page of the game is open, which shows
+    them the turn: `presence.watching`), and the navigations
     whose "Your turn" count changed are redrawn after the commit (issue 19)."""
     waiting = list(to_act)
     before = list(
@@ -601,7 +602,8 @@ def _mark_turn(game: Game, to_act, *, actor=None) -> None:
     ]
     told = []
     if newly and game.turn_based:
-        people = get_user_model().objects.filter(pk__in=newly)
+        at_the_board = presence.watching(game, newly)  # their open page shows them the turn
+        people = get_user_model().objects.filter(pk__in=set(newly) - at_the_board)
         told = [
             notice.recipient_id
             for notice in notify(people, Notification.Event.YOUR_TURN, game=game, actor=actor)

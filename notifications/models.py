@@ -23,6 +23,9 @@ class Notification(models.Model):
         INVITATION = "invitation", gettext_lazy("Invitation")
         REMATCH = "rematch", gettext_lazy("Rematch")
         MODERATOR = "moderator", gettext_lazy("Message from the moderators")
+        FRIEND_REQUEST = "friend_request", gettext_lazy("Friend request")
+        FRIEND_ACCEPTED = "friend_accepted", gettext_lazy("Friend request accepted")
+        MUTED = "muted", gettext_lazy("Muted in table chats")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -39,9 +42,12 @@ class Notification(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
-    # Only a moderator's message has text of its own; every other text is rendered from the
-    # event, game and actor in the reader's language when it is shown or sent.
+    # Only a moderator's words have text of their own (a message, a mute's reason); every other
+    # text is rendered from the event, game and actor in the reader's language when it is shown
+    # or sent.
     text = models.TextField(blank=True)
+    # When what it tells of ends (a mute), shown in the reader's language.
+    until = models.DateTimeField(null=True, blank=True)
     # What caused it (e.g. "g12v7": game 12 reached version 7): one notification per
     # (recipient, event, cause), whatever retries or races happen.
     cause = models.CharField(max_length=64)

@@ -24,6 +24,9 @@ DIGEST_EVERY = timedelta(days=1)
 # How long the e-mail and push of a notice its recipient may be looking at wait (a live table's
 # start and end, pushed to its open page, which reads them): read by then, they are not sent.
 SEEN_GRACE = timedelta(seconds=10)
+# Events of which a recipient keeps one notice per game: the newest replaces the last, so a long
+# turn-based game leaves one "Your turn" in the list, not one per turn.
+ONE_PER_GAME = {Event.YOUR_TURN}
 
 
 def notify(
@@ -35,22 +38,27 @@ def notify(
     text: str = "",
     cause: str = "",
     grace: timedelta = timedelta(0),
+    until=None,
 ) -> list:
     """Notify `users` (one User or several) of `event`; the new Notifications.
 
     Call it inside the transaction of the change that causes it. The actor never notifies
     themself; bots are not users and get nothing; a second call for the same recipient, event
     and cause adds nothing (one notification per cause: `cause` defaults to the game and, for a
-    turn, its version; for an invitation, the game and the actor). Nothing here checks
+    turn, its version; for an invitation, the game and the actor). A notice of ONE_PER_GAME
+    replaces the recipient's earlier one of that event and game, its outbox rows with it (a
+    digest keeps its due time). Nothing here checks
     friendships or blocks: the callers refuse what must not be sent. The e-mails and pushes
     wait `grace` (SEEN_GRACE for news a recipient may be watching); none goes for a notice
-    read before it is sent.
+    read before it is sent. A mute is told with its end, `until`.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("notify() belongs inside the transaction of what causes it")
     event = Event(event)
-    if event == Event.MODERATOR and not text.strip():
-        raise ValueError("a moderator's message needs its text")
+    if event in (Event.MODERATOR, Event.MUTED) and not text.strip():
+        raise ValueError("a moderator's message or mute needs its text")
+    if (event == Event.MUTED) != (until is not None):
+        raise ValueError("a mute, and only a mute, is told with its end (`until`)")
     cause = cause or _cause(event, game, actor)
     recipients = _recipients(users, actor)
     if not recipients:
@@ -61,6 +69,8 @@ def notify(
         )
     )
     now = timezone.now()
+    fresh = [user for user in recipients if user.pk not in already]
+    carried = _replace_earlier(fresh, event, game)
     created = [
         Notification.objects.create(
             recipient=user,
@@ -68,13 +78,13 @@ def notify(
             game=game,
             actor=actor,
             text=text.strip(),
+            until=until,
             cause=cause,
             created_at=now,
         )
-        for user in recipients
-        if user.pk not in already
+        for user in fresh
     ]
-    deliveries = _deliveries(created, now, now + grace)
+    deliveries = _deliveries(created, now, now + grace, carried)
     recipient_ids = [notification.recipient_id for notification in created]
     if recipient_ids:
         transaction.on_commit(lambda: live.counts_changed(recipient_ids))
@@ -109,10 +119,27 @@ def _recipients(users, actor) -> list:
     return recipients
 
 
-def _deliveries(created: list, now, due_at) -> list:
+def _replace_earlier(users: list, event: Event, game) -> dict:
+    """Delete `users`' earlier notices of `event` about `game` when it is ONE_PER_GAME; the due
+    time of the digest each of them was waiting in ({user id: due}), which the new notice
+    keeps (else a turn a day could postpone a digest for good)."""
+    if event not in ONE_PER_GAME or game is None or not users:
+        return {}
+    earlier = Notification.objects.filter(recipient__in=users, event=event, game=game)
+    carried = dict(
+        Delivery.objects.filter(
+            notification__in=earlier, channel=Delivery.Channel.DIGEST, sent_at=None
+        ).values_list("notification__recipient_id", "due_at")
+    )
+    earlier.delete()
+    return carried
+
+
+def _deliveries(created: list, now, due_at, carried: dict) -> list:
     """The outbox rows of new notifications: an e-mail (or a place in the digest) as each
     recipient chose, for those with an address; a push for those with a subscription. The
-    e-mail and the push are due at `due_at`."""
+    e-mail and the push are due at `due_at`; a digest when the one waiting goes (`carried`:
+    the due time of a digest row a replaced notice held)."""
     if not created:
         return []
     user_ids = [notification.recipient_id for notification in created]
@@ -135,7 +162,7 @@ def _deliveries(created: list, now, due_at) -> list:
                 Delivery(
                     notification=notification,
                     channel=Delivery.Channel.DIGEST,
-                    due_at=_digest_due(user, now),
+                    due_at=_digest_due(user, now, carried.get(user.pk)),
                 )
             )
         if user.pk in pushable:
@@ -147,8 +174,9 @@ def _deliveries(created: list, now, due_at) -> list:
     return rows
 
 
-def _digest_due(user, now):
-    """When `user`'s next digest goes: with the digest already waiting, else a day from now."""
+def _digest_due(user, now, carried=None):
+    """When `user`'s next digest goes: with the digest already waiting (or the one `carried`
+    over from a replaced notice), else a day from now."""
     waiting = (
         Delivery.objects.filter(
             notification__recipient=user, channel=Delivery.Channel.DIGEST, sent_at=None
@@ -157,7 +185,8 @@ def _digest_due(user, now):
         .values_list("due_at", flat=True)
         .first()
     )
-    return waiting or now + DIGEST_EVERY
+    known = [due for due in (waiting, carried) if due is not None]
+    return min(known) if known else now + DIGEST_EVERY
 
 
 # ------------------------------------------------------------------------- reading
@@ -184,6 +213,29 @@ def mark_game_seen(user, game) -> int:
     unread = Notification.objects.filter(recipient=user, game=game, read_at=None)
     ids = list(unread.values_list("pk", flat=True))
     return mark_read(user, ids) if ids else 0
+
+
+def mark_cause_read(user, event: str, cause: str) -> int:
+    """Mark `user`'s unread notice of `event` and `cause` read: they answered what it asked
+    (a friend request accepted or refused from the profile, say) without opening it."""
+    ids = list(
+        Notification.objects.filter(
+            recipient=user, event=event, cause=cause, read_at=None
+        ).values_list("pk", flat=True)
+    )
+    return mark_read(user, ids) if ids else 0
+
+
+def withdraw(event: str, cause: str) -> int:
+    """Delete the unread notices of `event` and `cause`, their outbox rows with them: what they
+    asked for is gone (a friend request taken back, or its sender blocked). Read ones stay in
+    their readers' lists. Inside the transaction of what withdraws them."""
+    unread = Notification.objects.filter(event=event, cause=cause, read_at=None)
+    recipient_ids = list(unread.values_list("recipient_id", flat=True))
+    if recipient_ids:
+        unread.delete()
+        transaction.on_commit(lambda: live.counts_changed(recipient_ids))
+    return len(recipient_ids)
 
 
 # ---------------------------------------------------------------------- preferences

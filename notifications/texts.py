@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext
 
 from notifications.models import Notification
@@ -51,12 +51,8 @@ def text_of(notification: Notification) -> Text:
     game = notification.game
     event = notification.event
     actor = str(notification.actor) if notification.actor_id else gettext("A player")
-    if event == Event.MODERATOR or game is None:
-        return Text(
-            gettext("A message from the moderators"),
-            notification.text,
-            reverse("notifications:list"),
-        )
+    if game is None:
+        return _about_the_reader(notification, actor)
     names = {"number": game.pk, "variant": game.variant_name, "actor": actor}
     path = reverse("game", args=[game.pk])
     if event == Event.YOUR_TURN:
@@ -77,6 +73,41 @@ def text_of(notification: Notification) -> Text:
         body = gettext("%(actor)s opened a new %(variant)s table, %(number)s: join them.") % names
         path = _invite_link(game)
     return Text(title, body, path)
+
+
+def _about_the_reader(notification: Notification, actor: str) -> Text:
+    """A notice of no game: a friend's request or answer, a moderator's message or mute."""
+    event = notification.event
+    names = {"actor": actor}
+    if event == Event.FRIEND_REQUEST:
+        return Text(
+            gettext("%(actor)s wants to be your friend") % names,
+            gettext(
+                "%(actor)s sent you a friend request: accept or refuse it on your friends page."
+            )
+            % names,
+            reverse("friends:page"),
+        )
+    if event == Event.FRIEND_ACCEPTED:
+        return Text(
+            gettext("%(actor)s accepted your friend request") % names,
+            gettext("You and %(actor)s are friends now: invite them to your tables.") % names,
+            reverse("friends:page"),
+        )
+    if event == Event.MUTED:
+        end = formats.date_format(timezone.localtime(notification.until), "DATETIME_FORMAT")
+        zone = timezone.get_current_timezone_name()
+        return Text(
+            gettext("You are muted in table chats"),
+            gettext(
+                "A moderator muted you in table chats until %(end)s (%(zone)s). Reason: %(reason)s"
+            )
+            % {"end": end, "zone": zone, "reason": notification.text},
+            reverse("notifications:list"),
+        )
+    return Text(
+        gettext("A message from the moderators"), notification.text, reverse("notifications:list")
+    )
 
 
 def _invite_link(game) -> str:

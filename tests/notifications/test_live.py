@@ -29,7 +29,13 @@ COUNT = re.compile(
 
 def counts(frame: str) -> dict:
     found = {name: int(value or 0) for name, value in COUNT.findall(frame)}
-    assert set(found) == {"nav-menu-turns", "nav-menu-unread", "nav-turns", "nav-unread"}, frame
+    assert set(found) == {
+        "nav-menu-turns",
+        "nav-menu-unread",
+        "nav-turns",
+        "nav-unread",
+        "nav-friends",
+    }, frame
     assert found["nav-menu-turns"] == found["nav-turns"]
     assert found["nav-menu-unread"] == found["nav-unread"]
     return {"turns": found["nav-turns"], "unread": found["nav-unread"]}

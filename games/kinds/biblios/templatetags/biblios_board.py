@@ -6,6 +6,7 @@ from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
+from games import seat_notes
 from games.board_forms import move_form_start
 from games.kinds.biblios.names import dice_list
 
@@ -39,6 +40,8 @@ def log_line(context, event: dict):
     Rendered per reader and per request, in the active language: "you" and a player's name
     need different sentences in French and Spanish, so each line has both forms.
     """
+    if (note := seat_notes.line(event, context["names"])) is not None:
+        return note  # the platform's line, alike in every game
     line = LINES.get(event.get("type"))
     if line is None:
         return event.get("type", "")

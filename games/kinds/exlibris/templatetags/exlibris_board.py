@@ -6,6 +6,7 @@ from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
+from games import seat_notes
 from games.board_forms import move_form_start
 from games.engine.exlibris.cards import CATEGORIES, LIBRARIES, LOCATIONS
 from games.kinds.exlibris import card_faces, names
@@ -82,6 +83,8 @@ def move_form(context, extra_class: str = ""):
 @register.simple_tag(takes_context=True)
 def log_line(context, event: dict):
     """One engine event (already filtered for this reader by `events_for`) in their words."""
+    if (note := seat_notes.line(event, context["names"])) is not None:
+        return note  # the platform's line, alike in every game
     line = LINES.get(event.get("type"))
     reader = _Event(event, context["names"], context["me"], context.get("log_card_limit"))
     text = line(reader) if line else event.get("type", "")
