@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("notifications", "0001_notifications_and_outbox"),
+        ("notifications", "0002_preference_email_version"),
     ]
 
     operations = [
