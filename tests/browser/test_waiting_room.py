@@ -1,5 +1,6 @@
 """The waiting room as a person sees it, on a phone and a desktop: each seat on a line of its own,
-and a chat message of one long word (a link, a row of letters) kept inside the chat's panel."""
+a chat message of one long word (a link, a row of letters) kept inside the chat's panel, and a
+refused message's reason shown in the panel."""
 
 import pytest
 
@@ -32,12 +33,20 @@ def test_seats_stand_one_a_line_and_a_long_chat_word_stays_in_its_panel(live_sit
     host.page.fill("#chat-text", LONG_WORD)
     host.page.click("form.chat-post [type=submit]")
     host.page.wait_for_selector("#chat li[data-message]", timeout=MOVE_TIMEOUT_MS)
+    # Said twice: refused (400), and the game page swaps the refusal in (its htmx-config).
+    refused = watched(host)
+    host.wait_until_settled()
+    host.page.fill("#chat-text", LONG_WORD)
+    host.page.click("form.chat-post [type=submit]")
+    host.page.wait_for_selector("#chat .chat-error", timeout=MOVE_TIMEOUT_MS)
+    # Chromium itself notes the 400 ("Failed to load resource"); htmx must not add an error.
+    assert not [error for error in refused if "Failed to load resource" not in error], refused
 
     phone = Player(
         browser, live_site, host.name, viewport=PHONE, storage_state=host.context.storage_state()
     )
     for player in (host, phone):
-        errors = watched(player)
+        errors = watched(player)  # from here on, none
         player.page.goto(table_url)
         player.page.wait_for_load_state("networkidle")
         rows = player.page.evaluate(SEAT_ROWS)
