@@ -4,8 +4,10 @@ there), folded elsewhere; decided from the reader's view alone, so a fold tells 
 does not (X77)."""
 
 import random
+import re
 
 import pytest
+from django.template.loader import render_to_string
 
 from games.engine.exlibris import engine
 from games.kinds.exlibris import presenter
@@ -57,7 +59,17 @@ def test_a_location_is_open_where_the_readers_game_is_and_folded_elsewhere(seed)
     assert folded and opened_for_pieces, "the game never folded, or never opened for pieces"
 
 
-def test_the_inspector_with_every_card_opens_every_location():
-    state = next(s for s in walk(SEEDS[0]) if len(s["locations"]["face_up"]) > 2)
-    tiles = presenter.view_context(None, engine.view(state, "all"), NAMES)["tiles"]
-    assert tiles and all(tile["open"] for tile in tiles)
+def test_a_past_step_shows_every_location_open():
+    """The replay viewer, the lesson and the inspector draw a step (`step_table`): a reader
+    studying it has no decision there, and no script keeps their folds."""
+    readers = (0, None, "all")
+    state = next(
+        state
+        for state in walk(SEEDS[0])
+        if all(not all(tile["open"] for tile in tiles_for(state, seat)) for seat in readers)
+    )  # a live board would fold some location for each reader
+    for seat in readers:
+        context = presenter.view_context(None, engine.view(state, seat), NAMES)
+        html = render_to_string("exlibris/board.html#step_table", context)
+        folds = re.findall(r"<details data-fold=\"[^\"]+\"( open)?", html)
+        assert len(folds) == len(context["tiles"]) and all(folds), (seat, folds)

@@ -569,11 +569,9 @@ def _tiles(view: dict, names_by_seat: list[str], placements: dict) -> list[dict]
 def _concerned(view: dict) -> set[str]:
     """The locations the reader's decision or pieces are at, read from the view alone (a fold
     says nothing it does not): those holding one of the reader's assistants, those a legal
-    action of the reader names, and the one the awaited decision is about (public, X77). The
-    inspector's every-card view ("all") opens them all; a spectator's, only the awaited one."""
+    action of the reader names, and the one the awaited decision is about (public, X77): for a
+    spectator, only the awaited one. (A past step, `step_table`, opens them all.)"""
     seat = view["seat"]
-    if seat == "all":
-        return set(view["locations"]["face_up"])
     concerned = set()
     if view["pending"] and view["pending"].get("tile"):
         concerned.add(view["pending"]["tile"])
