@@ -101,7 +101,8 @@ class Game(models.Model):
     def option_settings(self) -> list[tuple[str, bool | str]]:
         """Each option this table takes, by its printed name, with its setting as the kind's
         options form reads the stored options (defaults filled in): a switch's True or False, any
-        other option's printed choice (Ex Libris' solo difficulty: "4 · Scholar")."""
+        other option's printed choice (Ex Libris' solo difficulty: "4 · Scholar"). An option its
+        variant does not have (Scripts & Scribes' Medieval bluff) is not listed, even stored."""
         form = registry.of(self).options_form(
             self.variant, data=self.options, players=self.num_players
         )
@@ -109,7 +110,7 @@ class Game(models.Model):
         return [
             (str(field.label), _printed_setting(field, form.cleaned_data[name]))
             for name, field in form.fields.items()
-            if name in form.cleaned_data
+            if name in form.cleaned_data and registry.option_applies(field, self.variant)
         ]
 
     def engine_state(self):

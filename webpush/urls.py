@@ -1,4 +1,5 @@
-"""Push subscriptions under /push/; the manifest, service worker and offline page at the root."""
+"""Push subscriptions under /push/; the manifest, service worker, offline page and the icon
+browsers look for (/favicon.ico) at the root."""
 
 from django.urls import path
 
@@ -12,4 +13,5 @@ urlpatterns = [
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("sw.js", views.service_worker, name="service_worker"),
     path("offline/", views.offline, name="offline"),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]

@@ -143,6 +143,15 @@ def manifest(request):
     )
 
 
+@require_GET
+def favicon(request):
+    """The site's icon where a page that names none (the admin's, a JSON answer) sends the
+    browser to look: the PNG the manifest and the push notifications show, which every browser
+    decodes as a favicon. A temporary redirect: the file's name carries its content's hash in
+    production, and a new icon must not meet a redirect cached for good."""
+    return redirect(static("img/icon-192.png"))
+
+
 # What the offline page loads (webpush/templates/webpush/offline.html): the service worker keeps
 # a copy of each from its first run.
 OFFLINE_ASSETS = ("css/site.css", "img/favicon.svg")

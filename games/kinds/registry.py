@@ -55,7 +55,9 @@ class GameKind:
       other. `players` is None only while the lobby draws the form for any table size; an option
       for some sizes only (Ex Libris' solo difficulty) is a field the form drops from its cleaned
       data at the others (the lobby ignores it there, the API refuses it), whose widget lists its
-      sizes in a `data-players` attribute ("1"; the lobby's CSS hides it at the others). Whatever
+      sizes in a `data-players` attribute ("1"; the lobby's CSS hides it at the others). An
+      option of some variants only (Biblios' Medieval bluff) is a field with a `variants`
+      attribute naming them (`option_applies`): a table of another variant never lists it. Whatever
       the form accepts, `services.create_table` also asks the engine to deal (`new_game`), so a
       table the engine refuses is refused when it is opened.
     - `bots`: a module with `new_memory(seat, players)`, `observe(memory, view)` and
@@ -126,6 +128,12 @@ class GameKind:
     @property
     def bot_level_slugs(self) -> tuple[str, ...]:
         return tuple(level.slug for level in self.bot_levels)
+
+
+def option_applies(field, variant: str) -> bool:
+    """Whether a table of `variant` has the option `field` of its kind's options form: every
+    variant does, unless the field names its own in a `variants` attribute."""
+    return variant in getattr(field, "variants", (variant,))
 
 
 @dataclass(frozen=True)

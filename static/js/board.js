@@ -136,6 +136,7 @@
   }
 
   function afterUpdate() {
+    restoreFolds(); // again: an outerHTML swap's "afterSwap" may never have reached the body
     var before = pending;
     pending = null;
     if (!before) return;
@@ -375,11 +376,35 @@
     }
   }
 
+  /* Folds (a board's <details data-fold>, e.g. Ex Libris' locations): the server opens those
+   * where the reader's game is (`data-fold-open`) and a push redraws them so. What the reader
+   * opened or folded by hand is put back after each swap, until the server changes its own
+   * choice for that fold (the decision moved there, or away). */
+  var folds = {}; // fold key -> { open: the reader's choice, server: the server's then }
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("details[data-fold] > summary");
+    if (!summary) return;
+    var details = summary.parentElement;
+    // The click comes before the toggle: the reader's choice is the other state.
+    folds[details.dataset.fold] = { open: !details.open, server: details.hasAttribute("data-fold-open") };
+  });
+
+  function restoreFolds() {
+    document.querySelectorAll("#board details[data-fold]").forEach(function (details) {
+      var key = details.dataset.fold;
+      var choice = folds[key];
+      if (!choice) return;
+      if (choice.server !== details.hasAttribute("data-fold-open")) delete folds[key];
+      else details.open = choice.open;
+    });
+  }
+
   ["htmx:beforeSwap", "htmx:oobBeforeSwap", "htmx:wsBeforeMessage"].forEach(function (name) {
     document.body.addEventListener(name, beforeUpdate);
     document.body.addEventListener(name, beforeMotion);
   });
   ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:wsAfterMessage"].forEach(function (name) {
+    document.body.addEventListener(name, restoreFolds);
     document.body.addEventListener(name, scheduleAfterUpdate);
   });
 

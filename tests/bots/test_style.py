@@ -1,7 +1,7 @@
 """The Abbot's own greedy weights (`abbot.ABBOT_STYLES`) are tuned to beat the Scholar's: the
 heads-up and three-player claims, checked on deals the tuning never saw
 (`python -m benchmarks.style`). At four players the gain (30% against a 25% share) is too small
-for a test of this size; the README gives its 2,000-game figure."""
+for a test of this size; docs/performance.md gives its 2,000-game figure."""
 
 import pytest
 

@@ -166,7 +166,8 @@ class Player:
 
     def wait_for_seats_taken(self, count: int) -> None:
         self.page.wait_for_function(
-            f"() => document.querySelectorAll('#board-waiting ol.seats > li').length == {count}",
+            "() => document.querySelectorAll('#board-waiting ol.waiting-seats > li').length"
+            f" == {count}",
             timeout=MOVE_TIMEOUT_MS,
         )
 

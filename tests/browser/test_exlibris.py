@@ -281,3 +281,90 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_a_spectator_follows(
     for player in (person, spectator):
         assert not player.errors, f"{player.name}'s console: {player.errors}"
         player.close()
+
+
+# Run by the site's `manage.py shell`: three people at a table (so nothing moves unless told),
+# played through the services by random legal moves into the third round, up to a decision of
+# another seat than the first person's. Prints the people's names and the game's id as JSON.
+MID_GAME = """
+import json, random
+from accounts.models import User
+from games import selectors, services
+from games.models import Game
+from tests.exlibris_site.helpers import open_table
+
+people = [
+    User.objects.create_user(
+        f"{{name}}{tag}", password="{password}", display_name=f"{{name}} {tag}"
+    )
+    for name in ("ines", "otto", "pia")
+]
+game = open_table(people, 3, seed={seed})
+rng = random.Random({seed})
+while True:
+    game.refresh_from_db()
+    state = game.engine_state()
+    boards = [selectors.board_for(game, person) for person in people]
+    acting = [seat for seat, board in enumerate(boards) if board["legal_actions"]]
+    if state["round"] >= 3 and acting and 0 not in acting:
+        break
+    seat = acting[0]
+    action = rng.choice(boards[seat]["legal_actions"])
+    services.submit_action(game.pk, people[seat], action, version=boards[seat]["version"])
+print(json.dumps(dict(people=[p.username for p in people], game=game.pk, acting=acting[0])))
+"""
+FOLDS = """() => [...document.querySelectorAll('#board-tiles details[data-fold]')].map(
+  (fold) => ({
+    key: fold.dataset.fold, open: fold.open, server: fold.hasAttribute('data-fold-open')}))"""
+PAGE_HEIGHT = "() => document.documentElement.scrollHeight"
+MAX_PHONE_HEIGHT = 1800
+
+
+def test_on_a_phone_the_locations_fold_and_a_folded_one_opens_on_tap(
+    live_site, live_site_env, browser
+):
+    """Mid-game at 360 px, the locations the reader has nothing at are folded to their names
+    (the page stays short); a tap opens one, and it stays open when the next push redraws the
+    locations."""
+    code = MID_GAME.format(tag=unique_tag(), password=PASSWORD, seed=GAME_SEED)
+    made = json.loads(manage(live_site_env, "shell", "--no-imports", "-c", code))
+    person = Watched(browser, live_site, made["people"][0], viewport=PHONE, reduced_motion="reduce")
+    person.log_in()
+    person.open_board(f"{live_site}/games/{made['game']}/")
+    page = person.page
+    page.wait_for_function("() => window.__biblios_board_frames > 0", timeout=MOVE_TIMEOUT_MS)
+    folds = page.evaluate(FOLDS)
+    assert all(fold["open"] == fold["server"] for fold in folds), folds
+    folded = [fold["key"] for fold in folds if not fold["open"]]
+    assert folded, f"nothing folded: {folds}"
+    height = page.evaluate(PAGE_HEIGHT)
+
+    tapped = page.locator(f"#board-tiles details[data-fold='{folded[0]}']")
+    tapped.locator("summary").click()
+    assert tapped.evaluate("(fold) => fold.open")
+    assert tapped.locator(".xl-slots").is_visible()
+
+    # The seat asked moves from its own browser: the person's board gets the push.
+    version = person.version()
+    mover = Watched(browser, live_site, made["people"][made["acting"]], viewport=DESKTOP)
+    mover.log_in()
+    mover.open_board(f"{live_site}/games/{made['game']}/")
+    mover.page.wait_for_function("() => window.__biblios_board_frames > 0")
+    mover.wait_until_settled()
+    mover.page.locator("#board button[name=action]").first.click()
+    person.wait_for_version_above(version)
+    page.wait_for_function("() => !document.querySelector('.htmx-added, .htmx-settling')")
+    still = {fold["key"]: fold for fold in page.evaluate(FOLDS)}
+    if folded[0] in still and not still[folded[0]]["server"]:
+        assert still[folded[0]]["open"], "the push folded again what the person had opened"
+
+    closed = page.locator("#board-tiles details:not([open]) > summary")
+    while closed.count():
+        closed.first.click()
+    unfolded = page.evaluate(PAGE_HEIGHT)
+    print(f"page height at 360 px: {height} px folded, {unfolded} px with every location open")
+    assert height < MAX_PHONE_HEIGHT, f"{height} px tall mid-game on a phone"
+    assert height < unfolded
+    for player in (person, mover):
+        assert not player.errors, player.errors
+        player.close()

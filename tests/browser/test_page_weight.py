@@ -7,7 +7,7 @@ for that page (chromium's own count of what came over the network, headers inclu
 shows it) must stay under 100 KB, the HTML document under 30 KB. Every WebSocket frame the
 person's page receives (a board push per move, its payload as the page gets it) must stay under
 30 KB. The figures are printed and written to test-artifacts/browser/page-weight.txt (the
-README's table).
+table of docs/performance.md).
 """
 
 import statistics

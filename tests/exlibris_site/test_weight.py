@@ -14,7 +14,7 @@ every seat's bookshelf (up to four of ~20 cards, each card's books as symbols), 
 cards, a hand of up to 30 and, at the end, each player's form and a chart: about three times the
 cards of a Biblios board, already drawn as lightly as the look allows (the other seats' shelves
 without spoken names, their books counted once; turned-down cards and final hands by name; move
-buttons' JSON unescaped). Measured peaks: README, performance.
+buttons' JSON unescaped). Measured peaks: docs/performance.md.
 """
 
 import random

@@ -71,10 +71,12 @@ def page(client: Client, url: str) -> str:
 @pytest.mark.parametrize(
     "language, words",
     [
-        ("fr", ["Tables ouvertes", "Créer une table", "Parties en cours", "Bluff médiéval"]),
-        ("es", ["Mesas abiertas", "Crear una mesa", "Partidas en curso", "Bluff medieval"]),
+        ("fr", ["Tables ouvertes", "Créer une table", "Parties en cours", "Bluff médiéval",
+                "Jouez aux jeux de cartes Biblios et Ex Libris"]),
+        ("es", ["Mesas abiertas", "Crear una mesa", "Partidas en curso", "Bluff medieval",
+                "Juega a los juegos de cartas Biblios y Ex Libris"]),
     ],
-)
+)  # fmt: skip
 def test_the_lobby_follows_the_browser_language(players, language, words):
     html = page(browser(language, players[0]), reverse("home"))
     assert f'<html lang="{language}" ' in html

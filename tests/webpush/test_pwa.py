@@ -43,6 +43,17 @@ def test_the_manifest_describes_an_installable_app(client):
         assert png_size(path) == (width, height)
 
 
+def test_favicon_ico_leads_to_the_sites_icon(client):
+    """Where a browser looks for the icon of a page that names none (the admin's)."""
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 302
+    location = answer["Location"]
+    assert location.startswith("/static/img/")
+    path = finders.find(location.removeprefix("/static/"))
+    assert path is not None, f"{location} is no static file"
+    assert png_size(path) == (192, 192)
+
+
 def test_the_manifest_speaks_the_visitors_language(client):
     manifest = json.loads(client.get("/manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="fr").content)
     assert manifest["lang"] == "fr"

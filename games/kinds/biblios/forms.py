@@ -5,7 +5,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from biblios_site.inputs import MAX_ID, whole_number
 from games.engine import biblios
-from games.kinds.registry import ActionInputError
+from games.kinds.registry import ActionInputError, option_applies
 
 
 class OptionsForm(forms.Form):
@@ -19,6 +19,7 @@ class OptionsForm(forms.Form):
             "Biblios only: a player who cannot pay discards a random card instead."
         ),
     )
+    medieval_bluff.variants = ("biblios",)  # R15: no Medieval bluff in Scripts & Scribes
     forbid_uncoverable_bids = forms.BooleanField(
         required=False, label=gettext_lazy("Forbid bids a player cannot cover")
     )
@@ -31,7 +32,8 @@ class OptionsForm(forms.Form):
     def clean(self):
         data = super().clean()
         # R15: no Medieval bluff in Scripts & Scribes (players read the message: no rule tag in it).
-        if data.get("medieval_bluff") and self.variant != "biblios":
+        bluff = self.fields["medieval_bluff"]
+        if data.get("medieval_bluff") and not option_applies(bluff, self.variant):
             self.add_error(
                 "medieval_bluff",
                 gettext("Medieval bluff is a Biblios option, not in Scripts & Scribes."),

@@ -15,8 +15,8 @@ KIND = GameKind(
         Variant("scripts_and_scribes", "Scripts & Scribes"),
     ),
     options_form=forms.OptionsForm,
-    # Scholar beats Novice in every heads-up arena game (README), a gap of several hundred
-    # rating points; the Abbot is at least Scholar's equal.
+    # Scholar beats Novice in every heads-up arena game (docs/performance.md), a gap of several
+    # hundred rating points; the Abbot is at least Scholar's equal.
     bot_levels=(
         BotLevel("novice", pgettext_lazy("bot level", "Novice"), rating=1000.0),
         BotLevel("scholar", pgettext_lazy("bot level", "Scholar"), rating=1500.0),

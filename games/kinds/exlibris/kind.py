@@ -12,10 +12,11 @@ KIND = GameKind(
     engine=engine,
     variants=tuple(Variant(slug, names.variant_name(slug)) for slug in engine.VARIANTS),
     options_form=forms.OptionsForm,
-    # The README's arena: Greedy wins 100% of 300 heads-up games against Random (98.7–100.0%)
-    # and of 300 against three Randoms, so the gap is at least Biblios' Scholar–Novice one (500
-    # for 100% of 100). The same yardsticks as there: moves at random 1000, the greedy stand-in
-    # 1500, a newcomer's start. 800 and 1200 (a 400 gap: 91% expected) were guesses.
+    # The arena (docs/performance.md): Greedy wins 100% of 300 heads-up games against Random
+    # (98.7–100.0%) and of 300 against three Randoms, so the gap is at least Biblios'
+    # Scholar–Novice one (500 for 100% of 100). The same yardsticks as there: moves at random
+    # 1000, the greedy stand-in 1500, a newcomer's start. 800 and 1200 (a 400 gap: 91% expected)
+    # were guesses.
     bot_levels=(
         BotLevel("random", pgettext_lazy("bot level", "Random"), rating=1000.0),
         BotLevel("greedy", pgettext_lazy("bot level", "Greedy"), rating=1500.0),

@@ -529,8 +529,10 @@ def _assistant_name(view: dict, seat: int, assistant: str) -> str:
 
 def _tiles(view: dict, names_by_seat: list[str], placements: dict) -> list[dict]:
     """The face-up locations in Resolution order, each with its slots, cards and, on the seat's
-    placement turn, the placements it offers."""
+    placement turn, the placements it offers; `open` when the reader's game is there now
+    (`_concerned`), the others folded on the page."""
     permanent = set(view["locations"]["permanent"])
+    concerned = _concerned(view)
     tiles = []
     for tile in view["locations"]["face_up"]:
         record = view["tiles"].get(tile, {"cards": [], "slots": []})
@@ -559,9 +561,28 @@ def _tiles(view: dict, names_by_seat: list[str], placements: dict) -> list[dict]
                 "revealed": record.get("revealed", []),
                 "slots": slots,
                 "placements": placements.get(tile, []),
+                "open": bool(placements.get(tile)) or tile in concerned,
             }
         )
     return tiles
+
+
+def _concerned(view: dict) -> set[str]:
+    """The locations the reader's decision or pieces are at, read from the view alone (a fold
+    says nothing it does not): those holding one of the reader's assistants, those a legal
+    action of the reader names, and the one the awaited decision is about (public, X77): for a
+    spectator, only the awaited one. (A past step, `step_table`, opens them all.)"""
+    seat = view["seat"]
+    concerned = set()
+    if view["pending"] and view["pending"].get("tile"):
+        concerned.add(view["pending"]["tile"])
+    for action in view["legal_actions"]:
+        concerned.update(action[key] for key in ("tile", "target") if key in action)
+    if _is_seat(seat):
+        for tile, record in view["tiles"].items():
+            if any(holder and holder["seat"] == seat for holder in record["slots"]):
+                concerned.add(tile)
+    return concerned
 
 
 # ---------------------------------------------------------------------------- the actions
