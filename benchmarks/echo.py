@@ -1,6 +1,6 @@
 """A bare echo WebSocket: the floor the load benchmark compares game latency with.
 
-Mounted at `ws/echo/` only when BENCHMARK_ECHO is set (biblios_site/routing.py): it does no
+Mounted at `ws/echo/` by the benchmark's own entry point (benchmarks/asgi.py): it does no
 authentication, no database and no channel layer, so its round trip is what daphne, the
 Channels routing and the network stack cost by themselves on the same server.
 """

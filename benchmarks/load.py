@@ -8,7 +8,8 @@ Unless `--url` is given it starts W daphne workers itself on free localhost port
 SQLite database in a temporary directory, or the DATABASE_URL / REDIS_URL of the environment
 (W > 1 needs REDIS_URL: workers only see each other's hints through Redis). With `--url` it
 drives a running site, which must use the DATABASE_URL of the environment (players are created
-and the result is checked in that database) and, for the floor, run with BENCHMARK_ECHO=1.
+and the result is checked in that database) and, for the floor, be served by
+`daphne benchmarks.asgi:application` (the site plus the bare echo socket).
 
 Players and their API tokens are written to the database directly, and so are their tables:
 each is opened, filled and started through the services (`open_tables`), for any installed kind,
@@ -91,7 +92,6 @@ def site_env(database_url: str, redis_url: str = "", **extra) -> dict:
         "SECRET_KEY": os.environ.get("BENCHMARK_SECRET_KEY") or secrets.token_urlsafe(48),
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "0",  # plain HTTP on localhost, no proxy in front
-        "BENCHMARK_ECHO": "1",
         # Every simulated browser logs in from 127.0.0.1: the per-address limit would refuse
         # them, while a real site's visitors come from many addresses. So would the pages' limit
         # and the shedder's share per client (a player's first request, before the worker has
@@ -139,7 +139,7 @@ class Workers:
                     "127.0.0.1",
                     "-p",
                     str(self.ports[i]),
-                    "biblios_site.asgi:application",
+                    "benchmarks.asgi:application",  # the site and the echo floor
                 ],
                 cwd=ROOT,
                 env=self.env,

@@ -1,6 +1,5 @@
 """WebSocket URL routes, mounted by biblios_site.asgi (session auth and origin check there)."""
 
-from django.conf import settings
 from django.urls import path, re_path
 
 from biblios_site.sockets import Consumer
@@ -20,11 +19,5 @@ websocket_urlpatterns = [
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/me/", NavConsumer.as_asgi()),
 ]
-
-if settings.BENCHMARK_ECHO:
-    # The load benchmark's floor (benchmarks/load.py); never mounted in production.
-    from benchmarks.echo import EchoConsumer
-
-    websocket_urlpatterns.append(path("ws/echo/", EchoConsumer.as_asgi()))
 
 websocket_urlpatterns.append(re_path(r"", NoSuchSocket.as_asgi()))

@@ -38,7 +38,6 @@ Everything that differs between a laptop and production comes from the environme
   site's https address, for links in e-mails and pushes; in production by default https on
   the first of ALLOWED_HOSTS); NOTIFY_POLL_S (default 1): how often
   each worker sends what the outbox holds (docs/notifications.md).
-- BENCHMARK_ECHO: mounts the load benchmark's bare echo socket (never in production).
 - VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT (a mailto: or https: contact for the
   push services): Web Push (webpush/). `manage.py generate_vapid_keys` prints a key pair. With
   any of them unset push is off (no device can subscribe, nothing is sent); the site runs.
@@ -226,7 +225,6 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-BENCHMARK_ECHO = env.bool("BENCHMARK_ECHO", default=False)
 
 # E-mail (notifications/, issue 19): EMAIL_URL names the SMTP server, e.g.
 # smtp+tls://user:password@smtp.example.com:587 (django-environ's email_url); unset, e-mails

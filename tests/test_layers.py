@@ -200,3 +200,22 @@ def test_the_sites_plumbing_imports_no_app():
         for module, path in sorted(plumbing.items())
         for target in sorted(imports_of(module, path, known)[0])
     ] == []
+
+
+def test_no_production_module_imports_a_benchmark():
+    """The benchmarks measure the site from outside (their own entry point, `benchmarks.asgi`,
+    adds the echo floor): no app nor the site's wiring imports one, so a benchmark's code is
+    never served in production."""
+    production = {**app_modules(ROOT), **site_modules(ROOT)}
+    found = sorted(
+        f"{module} imports {name}"
+        for module, path in production.items()
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path)))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for name in (
+            [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+        )
+        if name and within(name, "benchmarks")
+    )
+    assert "biblios_site.routing" in production
+    assert found == []
