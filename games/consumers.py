@@ -430,11 +430,10 @@ class LobbyConsumer(Consumer):
 
 class NavConsumer(Consumer):
     """`ws/me/`: the navigation's counts ("Your turn", unread notifications, friend requests
-     waiting) of a logged-in reader, opened by every page of theirs (templates/base.html) and
-     pushed whenever a commit changes one of them (`notifications.live`), as out-of-band swaps
-    . It sends its counts on connect too, so a page from the browser's cache is put
-     right at once. Frames from the page are ignored; logging out closes it like the game
-     sockets."""
+    waiting) of a logged-in reader, opened by every page of theirs (templates/base.html) and
+    pushed whenever a commit changes one of them (`notifications.live`), as out-of-band swaps.
+    It sends its counts on connect too, so a page from the browser's cache is put right at once.
+    Frames from the page are ignored; logging out closes it like the game sockets."""
 
     async def connect(self):
         await self.accept()
