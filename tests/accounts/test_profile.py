@@ -29,7 +29,7 @@ def table(players, **settings):
     num_players = max(2, len(players))
     game = services.create_table(players[0], services.TableSettings(num_players, **settings))
     for user in players[1:]:
-        services.join_table(game.pk, user)
+        services.join_table(game.pk, user, invited=True)
     return game
 
 

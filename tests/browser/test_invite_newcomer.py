@@ -57,7 +57,7 @@ def test_a_newcomer_signs_up_from_the_invite_link_and_lands_seated(browser, live
     visit.wait_for_url(table_url)
 
     # Seated: both browsers show the newcomer in a seat, the host's through its socket.
-    seats = visit.locator("#board-waiting ol.seats > li")
+    seats = visit.locator("#board-waiting ol.waiting-seats > li")
     assert seats.count() == 2
     assert newcomer.display_name in seats.nth(1).inner_text()
     alice.wait_for_seats_taken(2)

@@ -106,6 +106,9 @@ def walk_the_site(player, start: list[str]) -> list[str]:
         seen.add(path)
         player.page.goto(url, wait_until="load")
         visited.append(url)
-        links = player.page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+        # A download (the game's record) is a file, not a page to walk.
+        links = player.page.eval_on_selector_all(
+            "a[href]:not([download])", "links => links.map(a => a.href)"
+        )
         queue.extend(links)
     return visited

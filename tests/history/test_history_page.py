@@ -123,10 +123,10 @@ def test_a_thousand_games_render_in_a_fixed_number_of_queries(
     bulk_games(users[:2], 500, winner=1)
     url = reverse("my_games")
     # Session, user, count, page of games, their seats with users; the navigation's "Your
-    # turn" and unread notifications counts.
-    with django_assert_max_num_queries(7):
+    # turn", unread notifications and friend requests counts.
+    with django_assert_max_num_queries(8):
         assert len(listed(browser.get(url))) == PAGE_SIZE
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         assert len(listed(browser.get(url, {"result": "lost", "page": 20}))) == PAGE_SIZE
-    with django_assert_max_num_queries(7):
+    with django_assert_max_num_queries(8):
         assert len(listed(browser.get(url, {"opponent": "reader 3", "page": 20}))) == PAGE_SIZE
