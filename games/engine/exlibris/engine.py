@@ -47,7 +47,8 @@ Its tables and the machinery around them (docs/exlibris.md has the whole referen
 
 import json
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from ..protocol import fold, last
 from . import bookshelf as bs
@@ -56,7 +57,15 @@ from .bookshelf import IllegalAction
 from .cards import CARDS, CATEGORIES, LOCATIONS
 from .setup import PLAYER_COUNTS, SOLO_ROUNDS, deal
 
-__all__ = ["IllegalAction", "PLAYER_COUNTS", "VARIANTS", "OPTIONS", "EFFECTS", "POWERS"]
+__all__ = [
+    "IllegalAction",
+    "PLAYER_COUNTS",
+    "VARIANTS",
+    "OPTIONS",
+    "EFFECTS",
+    "POWERS",
+    "DECISIONS",
+]
 
 # The variant slugs (protocol: the default first). Ex Libris variants combine freely (X80), so a
 # slug names a combination, its parts joined by "+" in this order.
@@ -73,53 +82,78 @@ HOME_SPACES = 3  # X5, X21: a library's home spaces
 ROUND_CAP = 30  # X89: no trigger by the Restoration of round 30 makes round 31 the final one
 HUT = "hut"
 
-# Which rule each decision applies, for IllegalAction messages.
-RULES = {
-    "cube": "X57",
-    "sasquatch": "X58",
-    "goblin": "X54",
-    "goblin_give": "X54",
-    "wisp": "X65",
-    "bookworm": "X59",
-    "witch": "X64",
-    "golem": "X62",
-    "draft_take": "X8",
-    "draft_remove": "X8",
-    "solo_keep": "X82",
-    "place": "X20-X21",
-    "home": "X22",
-    "take_tile_card": "X29",  # the effect's own rule is named too
-    "shelve_card": "X29",
-    "shelve_cell": "X14",
-    "solo_remove": "X83",
-    "flip": "X68",
-    "swap_give": "X36",
-    "community_give": "X39",
-    "discard_card": "X30",  # the effect's own rule is named too (X38, X40, X43)
-    "cabin_name": "X47",
-    "cabin_take": "X47",
-    "run_start": "X52",
-    "run_end": "X52",
-    "run_dest": "X52",
-    "auction_pay": "X37",
-    "den_name": "X41",
-    "lodge_part": "X42",
-    "lodge_assistant": "X42",
-    "lodge_shelf": "X42",
-    "lodge_exchange": "X42",
-    "lodge_swap": "X42",
-    "lodge_reshelve": "X42",
-    "dump_name": "X45",
-    "dump_take": "X45",
-    "tavern_pick": "X46",
-    "guild_assistant": "X49",
-    "guild_slot": "X49",
-    "tax_pay": "X50",
-    "tax_discard": "X50",
-    "tax_take": "X50",
-    "yard_reveal": "X51",
-    "yard_claim": "X51",
-}
+# ------------------------------------------------------------------------------ the registries
+# Each decision kind, each location's effect and each "then" step is registered by name where
+# it is written (`decision`, `effect`, `delayed`, `then`), so that one place holds it whole.
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One kind of decision (X86, X87): the rule it applies (named in refusals), what it offers
+    (`choices(state, seat, top)`, `top` its pending entry), what an answer does
+    (`effect(state, seat, action)`, which takes its entry off the stack), and the fields of its
+    entry a view shows everyone (X77; the owner's own card aside, `view`)."""
+
+    kind: str
+    rule: str
+    choices: Callable[[dict, int, dict], list[dict]]
+    effect: Callable[[dict, int, dict], None]
+    shown: tuple[str, ...] = ()
+
+
+DECISIONS: dict[str, Decision] = {}
+# X23 step 4: every location's effect at arrival, by tile id; a delayed tile's does nothing
+# then, its effect being in DELAYED, run at Resolution step (a) once per visit (X25, X26).
+EFFECTS: dict[str, Callable[[dict, int], None]] = {}
+DELAYED: dict[str, Callable[[dict, int], None]] = {}
+# The rest of an effect after the decisions it waits for (`_proceed`, pending kind "then").
+THEN: dict[str, Callable[[dict, dict], None]] = {}
+
+
+def decision(kind: str, *, rule: str, choices, shown: tuple[str, ...] = ()):
+    """Register the decorated function as the effect of the decision `kind`."""
+
+    def register(effect):
+        DECISIONS[kind] = Decision(kind, rule, choices, effect, shown)
+        return effect
+
+    return register
+
+
+def effect(tile: str):
+    """Register the decorated function as `tile`'s effect at arrival (X23 step 4)."""
+
+    def register(function):
+        EFFECTS[tile] = function
+        return function
+
+    return register
+
+
+def delayed(tile: str):
+    """Register the decorated function as `tile`'s delayed effect (X25 (a)); its arrival does
+    nothing (`_wait`)."""
+
+    def register(function):
+        EFFECTS[tile] = _wait
+        DELAYED[tile] = function
+        return function
+
+    return register
+
+
+def _wait(state: dict, seat: int) -> None:
+    """X23 step 4 on a delayed tile: nothing yet, its effect waits for Resolution (X25)."""
+
+
+def then(step: str):
+    """Register the decorated function as the "then" step `step` (`_proceed`)."""
+
+    def register(function):
+        THEN[step] = function
+        return function
+
+    return register
 
 
 # ------------------------------------------------------------------------------ small helpers
@@ -441,7 +475,7 @@ def _proceed(state: dict) -> None:
             if top["kind"] != "then":
                 return
             pending.pop()
-            _THEN[top["step"]](state, top)
+            THEN[top["step"]](state, top)
             continue
         phase = state["phase"]
         if phase == "round_start":
@@ -677,6 +711,7 @@ def _solo_restoration(state: dict) -> None:
 # ------------------------------------------------------------------------------ locations
 
 
+@effect(HUT)
 def _hut(state: dict, seat: int) -> None:
     """X35: draw 1 card per distinct assistant of yours placed this round (this one included,
     home spaces too); take the first-player token, which counts from the next round (X28)."""
@@ -720,11 +755,13 @@ def _opponents(state: dict, seat: int) -> list[int]:
     return [(seat + k) % players for k in range(1, players)]
 
 
+@effect("bookshop")
 def _bookshop(state: dict, seat: int) -> None:
     """X44: take 1 card of the tile, then you may shelve it; nothing when it is empty (X34)."""
     _take_from_tile(state, seat, "bookshop", "X44")
 
 
+@effect("swap")
 def _swap(state: dict, seat: int) -> None:
     """X36: holding a card while the tile holds one, you must exchange: a tile card (your
     choice), then a hand card given face up onto the tile; you may shelve the card taken.
@@ -733,12 +770,14 @@ def _swap(state: dict, seat: int) -> None:
         _take_from_tile(state, seat, "swap", "X36", then="swap_give")
 
 
+@effect("community")
 def _community(state: dict, seat: int) -> None:
     """X39: take 1 card of the tile, you may shelve it; then, if cards remain, give one of them
     to an opponent of your choice (to hand, in plain sight, X77)."""
     _take_from_tile(state, seat, "community", "X39", then="give")
 
 
+@effect("flea")
 def _flea(state: dict, seat: int) -> None:
     """X48: take 1 card of the tile, or 2 when any assistant (yours included) was already here
     when this one arrived; you may shelve every card taken."""
@@ -755,6 +794,7 @@ def _discard_loop(state: dict, seat: int, rule: str, then: str, *, shelf: bool) 
         _finish_discards(state, seat, state["pending"].pop())
 
 
+@effect("bindery")
 def _bindery(state: dict, seat: int) -> None:
     """X38: discard 1 or more cards from hand and/or bookshelf; then you may shelve 1 or 2 cards
     from hand. Without a discard, no shelving; with nothing to discard, nothing (X34)."""
@@ -763,12 +803,14 @@ def _bindery(state: dict, seat: int) -> None:
         _discard_loop(state, seat, "X38", "bindery", shelf=True)
 
 
+@effect("well")
 def _well(state: dict, seat: int) -> None:
     """X40: discard k >= 0 hand cards (X30: from hand only), draw k + 1; you may shelve 1 of the
     cards drawn."""
     _discard_loop(state, seat, "X40", "well", shelf=False)
 
 
+@effect("collector")
 def _collector(state: dict, seat: int) -> None:
     """X43: discard any cards from hand and/or bookshelf; draw half (rounded down) of their
     books whose category is on the wanted card; you may shelve up to 2 of the cards drawn."""
@@ -802,6 +844,7 @@ def _finish_discards(state: dict, seat: int, top: dict) -> None:
         raise ValueError(f"unknown discard follow-up {top['then']!r}")
 
 
+@effect("cabin")
 def _cabin(state: dict, seat: int) -> None:
     """X47: name a category, look privately at the face-down cards here, take any of those
     holding a book of it (shown), you may shelve 1 of them; no face-down card: nothing (X34)."""
@@ -817,6 +860,7 @@ def _cabin_matches(state: dict, category: str) -> list[str]:
     ]
 
 
+@effect("shelfmasons")
 def _shelfmasons(state: dict, seat: int) -> None:
     """X52: you may move a run of your bookshelf (first cell or pass, last cell, destination,
     X87); a bookshelf with no movable run offers nothing (X34)."""
@@ -826,8 +870,8 @@ def _shelfmasons(state: dict, seat: int) -> None:
 
 
 # ------------------------------------------------------------------------------ more locations
-# Each tile's entry (called on arrival, or at Resolution for a delayed tile), what its
-# decisions offer (`_CHOICES`) and how each answer is applied (`_DO`), tile by tile.
+# Each tile's entry (called on arrival, or at Resolution for a delayed tile), then each of its
+# decisions: what it offers, and the effect of an answer, registered together (`decision`).
 
 
 def _seats_at(state: dict, tile: str) -> set[int]:
@@ -839,10 +883,6 @@ def _clockwise_from(state: dict, seat: int, seats: Iterable[int]) -> list[int]:
     """`seats` in turn order, starting with `seat` (X33)."""
     players = state["players"]
     return sorted(seats, key=lambda other: (other - seat) % players)
-
-
-def _delayed(state: dict, seat: int) -> None:
-    """X23 step 4 on a delayed tile: nothing yet, its effect waits for Resolution (X25)."""
 
 
 def _reveal(state: dict, count: int) -> list[str]:
@@ -883,6 +923,7 @@ def _give_up(state: dict, seat: int, action: dict) -> tuple[str, str]:
 # 3 Auction House (X37)
 
 
+@delayed("auction")
 def _auction(state: dict, seat: int) -> None:
     """X37 at Resolution: with cards here, the bidder pays exactly the bid in hand cards, one
     at a time (their choice, compulsory), then takes every card here and may shelve any; a
@@ -901,6 +942,7 @@ def _auction_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "pay", "card": card} for card in state["seats"][seat]["hand"]]
 
 
+@decision("auction_pay", rule="X37", choices=_auction_choices)
 def _do_auction_pay(state: dict, seat: int, action: dict) -> None:
     """X37, X30: one more hand card to the discard pile, face up (X77: the payment is public);
     after the last, the bidder takes every card here and may shelve any of them."""
@@ -924,6 +966,7 @@ def _do_auction_pay(state: dict, seat: int, action: dict) -> None:
 # 7 Gambling Den (X41)
 
 
+@effect("den")
 def _den(state: dict, seat: int) -> None:
     """X41: every arrival is a new contest: each player with an assistant here names a
     category, the active player first, then clockwise (X88); then the contest."""
@@ -935,6 +978,7 @@ def _den_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "name", "category": category} for category in CATEGORIES]
 
 
+@decision("den_name", rule="X41", choices=_den_choices, shown=("names",))
 def _do_den_name(state: dict, seat: int, action: dict) -> None:
     """X41.1: a public name (a later namer may follow it, X88); after the last, the contest."""
     top = state["pending"].pop()
@@ -977,6 +1021,7 @@ def _den_contest(state: dict, names: list[list]) -> None:
 # 8 Librarians Lodge (X42)
 
 
+@effect("lodge")
 def _lodge(state: dict, seat: int) -> None:
     """X42: (a) and (b) in the order you choose, each optional; nothing when neither can be
     done (X34)."""
@@ -1014,6 +1059,7 @@ def _lodge_part_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "part", "part": part} for part in top["parts"]] + [{"type": "done"}]
 
 
+@decision("lodge_part", rule="X42", choices=_lodge_part_choices)
 def _do_lodge_part(state: dict, seat: int, action: dict) -> None:
     """X42: the part chosen now; the other is offered again once it is done."""
     top = state["pending"].pop()
@@ -1032,6 +1078,7 @@ def _lodge_assistant_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return _lodge_movable(state, seat)
 
 
+@decision("lodge_assistant", rule="X42", choices=_lodge_assistant_choices)
 def _do_lodge_assistant(state: dict, seat: int, action: dict) -> None:
     """X42 (a), X24: the assistant leaves its slot (its delayed effect is lost) for a free home
     space, where it stays until Restoration; no power triggers; then 1 home action."""
@@ -1072,6 +1119,7 @@ def _lodge_power(state: dict, seat: int) -> str | None:
     return power if power in SHELVING_POWERS else None
 
 
+@decision("lodge_shelf", rule="X42", choices=_lodge_shelf_choices)
 def _do_lodge_shelf(state: dict, seat: int, action: dict) -> None:
     """X42 (b): the second step follows: the hand card, the other cell, or the destination."""
     state["pending"].pop()
@@ -1104,6 +1152,7 @@ def _lodge_second_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return actions
 
 
+@decision("lodge_exchange", rule="X42", choices=_lodge_second_choices, shown=("cell",))
 def _do_lodge_exchange(state: dict, seat: int, action: dict) -> None:
     """X42 (b): the hand card takes the cell, face up (the under card stays entombed); the top
     card goes to hand. Both cards are public (X77: top cards are)."""
@@ -1117,6 +1166,7 @@ def _do_lodge_exchange(state: dict, seat: int, action: dict) -> None:
     )
 
 
+@decision("lodge_swap", rule="X42", choices=_lodge_second_choices, shown=("cell",))
 def _do_lodge_swap(state: dict, seat: int, action: dict) -> None:
     """X42 (b): the top cards of two cells change places (not a shelving, X16)."""
     top = state["pending"].pop()
@@ -1125,6 +1175,7 @@ def _do_lodge_swap(state: dict, seat: int, action: dict) -> None:
     _event(state, "swapped", seat=seat, cells=[top["cell"], action["cell"]], rule="X42")
 
 
+@decision("lodge_reshelve", rule="X42", choices=_lodge_second_choices, shown=("cell",))
 def _do_lodge_reshelve(state: dict, seat: int, action: dict) -> None:
     """X42 (b), X90.5: the card is lifted and shelved again, face up, judged on the final
     bookshelf only (it may have bridged two parts); or stacked by the Mummy, or pushed in by the
@@ -1144,6 +1195,7 @@ def _do_lodge_reshelve(state: dict, seat: int, action: dict) -> None:
 # 11 Town Dump (X45)
 
 
+@delayed("dump")
 def _dump(state: dict, seat: int) -> None:
     """X45, one visit (X26): name a category, then take a discarded card holding it, or none;
     an empty discard pile gives nothing (X34)."""
@@ -1159,6 +1211,7 @@ def _dump_name_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "name", "category": category} for category in CATEGORIES]
 
 
+@decision("dump_name", rule="X45", choices=_dump_name_choices)
 def _do_dump_name(state: dict, seat: int, action: dict) -> None:
     """X45: the name is public; the search is asked only when a card holds it (X87)."""
     state["pending"].pop()
@@ -1173,6 +1226,7 @@ def _dump_take_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "take", "card": card} for card in cards] + [{"type": "none"}]
 
 
+@decision("dump_take", rule="X45", choices=_dump_take_choices, shown=("category",))
 def _do_dump_take(state: dict, seat: int, action: dict) -> None:
     """X45: the card leaves the discard pile for the hand, in plain sight; you may shelve it."""
     state["pending"].pop()
@@ -1189,6 +1243,7 @@ def _do_dump_take(state: dict, seat: int, action: dict) -> None:
 # 12 Friendly Tavern (X46)
 
 
+@delayed("tavern")
 def _tavern(state: dict, seat: int) -> None:
     """X46, once for all: the lowest occupied slot's owner (`seat`) reveals 2 cards per
     assistant here, face up on the tile; the slots' owners pick in slot order, lap after lap."""
@@ -1205,6 +1260,7 @@ def _tavern_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "take", "card": card} for card in state["tiles"]["tavern"]["revealed"]]
 
 
+@decision("tavern_pick", rule="X46", choices=_tavern_choices)
 def _do_tavern_pick(state: dict, seat: int, action: dict) -> None:
     """X46: one revealed card to hand, in plain sight; the next slot picks. Once none is left,
     each player, in the order of their first slot, may shelve any of the cards they took (one
@@ -1233,6 +1289,7 @@ def _do_tavern_pick(state: dict, seat: int, action: dict) -> None:
 # 15 Assistants Guild (X49)
 
 
+@effect("guild")
 def _guild(state: dict, seat: int) -> None:
     """X49: move one of your assistants from a home space onto a slot held by an opponent;
     nothing without an assistant at home or such a slot (X34)."""
@@ -1282,6 +1339,7 @@ def _guild_assistant_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "assistant", "assistant": kind} for kind in _guild_kinds(state, seat)]
 
 
+@decision("guild_assistant", rule="X49", choices=_guild_assistant_choices)
 def _do_guild_assistant(state: dict, seat: int, action: dict) -> None:
     """X49, X87: which home assistant; then which slot."""
     state["pending"].pop()
@@ -1293,6 +1351,7 @@ def _guild_slot_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return _guild_slots(state, seat, top["assistant"])
 
 
+@decision("guild_slot", rule="X49", choices=_guild_slot_choices)
 def _do_guild_slot(state: dict, seat: int, action: dict) -> None:
     """X49: the home space is freed (the home action taken there stands); the assistant
     arrives on the slot (X23): the opponents there go back to their supplies (X24), then the
@@ -1307,6 +1366,7 @@ def _do_guild_slot(state: dict, seat: int, action: dict) -> None:
 # 16 Tax Collector (X50)
 
 
+@effect("tax")
 def _tax(state: dict, seat: int) -> None:
     """X50 (1): each opponent, from your left, pays 1 card of their hand or bookshelf face up
     onto the tile (nothing without a card anywhere); then (2) your exchange."""
@@ -1330,6 +1390,7 @@ def _tax_pay_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return _own_card_options(state["seats"][seat], ("pay", "pay_shelved"))
 
 
+@decision("tax_pay", rule="X50", choices=_tax_pay_choices)
 def _do_tax_pay(state: dict, seat: int, action: dict) -> None:
     """X50 (1), X15: the card goes face up onto the tile, in plain sight (X77)."""
     top = state["pending"].pop()
@@ -1346,6 +1407,7 @@ def _tax_discard_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return options + [{"type": "done"}]
 
 
+@decision("tax_discard", rule="X50", choices=_tax_discard_choices)
 def _do_tax_discard(state: dict, seat: int, action: dict) -> None:
     """X50 (2), review G7: your card goes to the discard pile; a tile card follows. Done: you
     may shelve any of the cards taken."""
@@ -1363,6 +1425,7 @@ def _tax_take_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "take", "card": entry["card"]} for entry in state["tiles"]["tax"]["cards"]]
 
 
+@decision("tax_take", rule="X50", choices=_tax_take_choices)
 def _do_tax_take(state: dict, seat: int, action: dict) -> None:
     """X50 (2): a tile card of your choice to hand; one more exchange while the tile holds a
     card and you hold one to give, else the shelving."""
@@ -1384,6 +1447,7 @@ def _do_tax_take(state: dict, seat: int, action: dict) -> None:
 # 17 Yard Sale (X51)
 
 
+@effect("yard_sale")
 def _yard_sale(state: dict, seat: int) -> None:
     """X51: reveal 1 or more hand cards, one at a time (X87); an empty hand does nothing
     (X34). The revealed cards lie on the tile's record for all to see (X77), still yours."""
@@ -1402,6 +1466,7 @@ def _yard_reveal_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return actions + ([{"type": "done"}] if revealed else [])
 
 
+@decision("yard_reveal", rule="X51", choices=_yard_reveal_choices)
 def _do_yard_reveal(state: dict, seat: int, action: dict) -> None:
     """X51: one more card shown to all, or done; then the opponents' laps, from your left."""
     state["pending"].pop()
@@ -1431,6 +1496,7 @@ def _yard_claim_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return actions + [{"type": "pass"}]
 
 
+@decision("yard_claim", rule="X51", choices=_yard_claim_choices, shown=("seller",))
 def _do_yard_claim(state: dict, seat: int, action: dict) -> None:
     """X51: take a revealed card into hand, shelve one straight into your bookshelf (its cell
     next), or pass. Laps go on, clockwise from the seller's left, until no revealed card is
@@ -1471,6 +1537,7 @@ def _do_yard_claim(state: dict, seat: int, action: dict) -> None:
         _push(state, "shelve_cell", seat=seat, card=action["card"], rule="X51", power=power)
 
 
+@then("yard_reward")
 def _yard_reward(state: dict, entry: dict) -> None:
     """X51, per card claimed: draw 2, then you may shelve 1 card from hand; again for the next
     card once that shelving is answered."""
@@ -1563,6 +1630,7 @@ def _arrive(
     _arrival_step(state, {"seat": seat, "assistant": assistant, "tile": target, "stage": 2})
 
 
+@then("arrival")
 def _arrival_step(state: dict, entry: dict) -> None:
     """X23 steps 2 to 4 (X66: the tile's rule, then the powers already here in arrival order,
     then the newcomer): each pushes the next under its own decisions. A stage that asks nothing
@@ -1656,6 +1724,7 @@ def _cube_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return give + [{"type": "home_actions"}]
 
 
+@decision("cube", rule="X57", choices=_cube_choices, shown=("owner",))
 def _do_cube(state: dict, seat: int, action: dict) -> None:
     """X57: the random card is drawn by the engine and seen by giver and taker only (X77)."""
     top = state["pending"].pop()
@@ -1677,6 +1746,7 @@ def _sasquatch_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "take_back"}, {"type": "stay"}]
 
 
+@decision("sasquatch", rule="X58", choices=_sasquatch_choices, shown=("tile",))
 def _do_sasquatch(state: dict, seat: int, action: dict) -> None:
     """X58: an opponent arrived: the Sasquatch may go back to its owner's supply (X24)."""
     top = state["pending"].pop()
@@ -1694,6 +1764,7 @@ def _goblin_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return steals + [{"type": "stop"}]
 
 
+@decision("goblin", rule="X54", choices=_goblin_choices, shown=("victims",))
 def _do_goblin(state: dict, seat: int, action: dict) -> None:
     """X54: a theft: the victim gives a card holding the category named (its choice) or, having
     none, shows its hand to the Goblin's owner only (X77); then the next victim, or stop and
@@ -1729,6 +1800,7 @@ def _goblin_give_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "give", "card": c} for c in hand if top["category"] in CARDS[c].books]
 
 
+@decision("goblin_give", rule="X54", choices=_goblin_give_choices, shown=("to", "category"))
 def _do_goblin_give(state: dict, seat: int, action: dict) -> None:
     """X54: the card given goes to the Goblin's owner, seen by the two of them (X77); it joins
     the cards received, kept by the Goblin's next step below."""
@@ -1742,6 +1814,7 @@ def _do_goblin_give(state: dict, seat: int, action: dict) -> None:
     _gained(state, owner, [card])
 
 
+@then("goblin_end")
 def _goblin_end(state: dict, entry: dict) -> None:
     """X54: every victim has been chosen: you may shelve any of the cards received."""
     _may_shelve(state, entry["seat"], entry["received"], len(entry["received"]), "X54")
@@ -1760,6 +1833,7 @@ def _wisp_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return actions + [{"type": "pass"}]
 
 
+@decision("wisp", rule="X65", choices=_wisp_choices, shown=("tile",))
 def _do_wisp(state: dict, seat: int, action: dict) -> None:
     """X65: the cards discarded are turned up (X30: the discard pile is face up); then the home
     actions."""
@@ -1778,6 +1852,7 @@ def _do_wisp(state: dict, seat: int, action: dict) -> None:
         _push(state, "home", seat=seat, rule="X65")
 
 
+@then("bookworm_offer")
 def _bookworm_offer(state: dict, entry: dict) -> None:
     """X59: after both home actions, discard 1 hand card to take both once more (asked only
     with a hand card)."""
@@ -1790,6 +1865,7 @@ def _bookworm_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "discard", "card": card} for card in hand] + [{"type": "stop"}]
 
 
+@decision("bookworm", rule="X59", choices=_bookworm_choices)
 def _do_bookworm(state: dict, seat: int, action: dict) -> None:
     """X59: the card goes to the discard pile, face up (X30); both home actions once more."""
     state["pending"].pop()
@@ -1819,6 +1895,7 @@ def _witch_flush(state: dict) -> None:
         _push(state, "then", step="witch_reveal", seat=entry["seat"], card=entry["card"])
 
 
+@then("witch_reveal")
 def _witch_reveal(state: dict, entry: dict) -> None:
     """X64: reveal the deck's top card (X31: none may come; then the card stays as it is)."""
     seat, card = entry["seat"], entry["card"]
@@ -1836,6 +1913,7 @@ def _witch_choices(state: dict, seat: int, top: dict) -> list[dict]:
     return [{"type": "keep", "card": top["card"]}, {"type": "keep", "card": top["revealed"]}]
 
 
+@decision("witch", rule="X64", choices=_witch_choices, shown=("revealed",))
 def _do_witch(state: dict, seat: int, action: dict) -> None:
     """X64: keep one of the two, discard the other face up. The revealed card kept stands in for
     the one received wherever the effect still names it (A-27: it never triggers the power)."""
@@ -1898,6 +1976,7 @@ def _golem_choices(state: dict, seat: int, top: dict) -> list[dict]:
     )
 
 
+@decision("golem", rule="X62", choices=_golem_choices, shown=("tile",))
 def _do_golem(state: dict, seat: int, action: dict) -> None:
     """X62: the card leaves the tile before its leftovers are discarded; a card shelved goes
     through the hand straight to its cell (the cell is asked next, X87)."""
@@ -1912,46 +1991,6 @@ def _do_golem(state: dict, seat: int, action: dict) -> None:
     if action["type"] == "shelve":
         _push(state, "shelve_cell", seat=seat, card=card, rule="X62", power=None)
 
-
-# The locations whose effect exists, by tile id; this table grows with the next steps, and
-# placement offers no other tile (X21 as far as the engine implements the rules).
-EFFECTS = {
-    HUT: _hut,
-    "swap": _swap,
-    "bindery": _bindery,
-    "community": _community,
-    "well": _well,
-    "collector": _collector,
-    "bookshop": _bookshop,
-    "cabin": _cabin,
-    "flea": _flea,
-    "shelfmasons": _shelfmasons,
-    "auction": _delayed,
-    "den": _den,
-    "lodge": _lodge,
-    "dump": _delayed,
-    "tavern": _delayed,
-    "guild": _guild,
-    "tax": _tax,
-    "yard_sale": _yard_sale,
-}
-
-# X25 (a): the delayed effects, each called once per visit (`_delayed_visitor`) with the
-# visiting seat, the active player (X33).
-DELAYED = {
-    "auction": _auction,
-    "dump": _dump,
-    "tavern": _tavern,
-}
-
-# The rest of an effect after the decisions it waits for (`_proceed`, pending kind "then").
-_THEN = {
-    "arrival": _arrival_step,
-    "goblin_end": _goblin_end,
-    "bookworm_offer": _bookworm_offer,
-    "witch_reveal": _witch_reveal,
-    "yard_reward": _yard_reward,
-}
 
 # The special assistants whose power exists (X53-X65); a drafted special assistant joins its
 # owner's supply only once its power is here (`_assistants`).
@@ -2074,7 +2113,7 @@ def _may_place(state: dict, seat: int) -> bool:
     return bool(_placements(state, seat))
 
 
-def _placements(state: dict, seat: int) -> list[dict]:
+def _placements(state: dict, seat: int, top: dict | None = None) -> list[dict]:
     """X21: every (assistant kind, target) the seat may place now. Each tile is looked at once
     for both kinds (`_open_tiles`); the standard kind, the common case, needs only the
     Snowman's test of `_may_enter`, made there."""
@@ -2169,80 +2208,9 @@ def legal_actions(state: dict, seat) -> list[dict]:
 
 
 def _listed(state: dict, seat: int) -> list[dict]:
-    """`legal_actions` for a seat asked now (the most frequent decisions first)."""
+    """`legal_actions` for a seat asked now: what its decision offers."""
     top = state["pending"][-1]
-    kind = top["kind"]
-    record = state["seats"][seat]
-    if kind == "place":
-        return _placements(state, seat)
-    if kind in _CHOICES:
-        return _CHOICES[kind](state, seat, top)
-    if kind == "shelve_card":
-        allowed = set(record["hand"] if top["cards"] is None else top["cards"])
-        cards = [card for card in record["hand"] if card in allowed]
-        return [{"type": "shelve", "card": card} for card in cards] + [{"type": "done"}]
-    if kind == "shelve_cell":  # X14; X56 the Mummy stacks, X63 the Wizard pushes (6n + 2)
-        shelf = record["bookshelf"]
-        actions = [{"type": "cell", "cell": [row, col]} for row, col in bs.shelving_cells(shelf)]
-        if top.get("power") == "mummy":
-            actions += [
-                {"type": "stack", "cell": list(cell), "how": how}
-                for cell in bs.stacking_cells(shelf)
-                for how in ("on", "under")
-            ]
-        elif top.get("power") == "wizard":
-            actions += [
-                {"type": "push", "cell": list(cell), "direction": direction}
-                for cell, direction in bs.push_targets(shelf)
-            ]
-        return actions
-    if kind == "home":  # X22; X32: both home actions, part by part
-        parts = top.get("parts") or ("draw", "shelve")
-        actions = [{"type": "draw"}] if "draw" in parts else []
-        if record["hand"] and "shelve" in parts:
-            actions.append({"type": "shelve"})
-        return actions + [{"type": "nothing" if top.get("parts") is None else "done"}]
-    if kind == "take_tile_card":
-        cards = [entry["card"] for entry in state["tiles"][top["tile"]]["cards"]]
-        return [{"type": "take", "card": card} for card in cards]
-    if kind == "swap_give":  # X36: a card held before the exchange
-        return [{"type": "give", "card": c} for c in record["hand"] if c != top["taken"]]
-    if kind == "community_give":  # X39: a remaining tile card, to an opponent
-        return [
-            {"type": "give", "card": entry["card"], "to": other}
-            for entry in state["tiles"]["community"]["cards"]
-            for other in _opponents(state, seat)
-        ]
-    if kind == "discard_card":
-        return _discard_options(state, seat) + [{"type": "done"}]
-    if kind == "cabin_name":
-        return [{"type": "name", "category": category} for category in CATEGORIES]
-    if kind == "cabin_take":
-        cards = _cabin_matches(state, top["category"])
-        return [{"type": "take", "card": card} for card in cards] + [{"type": "done"}]
-    if kind == "run_start":  # X52: options computed when the step was pushed
-        return [{"type": "run", "cell": cell} for cell in top["options"]] + [{"type": "pass"}]
-    if kind == "run_end":
-        return [{"type": "run_end", "cell": cell} for cell in top["options"]]
-    if kind == "run_dest":
-        return [{"type": "move", "cell": cell} for cell in top["options"]]
-    if kind == "solo_remove":
-        return [{"type": "remove_tile", "tile": t} for t in state["locations"]["face_up"]]
-    if kind == "flip":
-        chosen = state["pre_flips"][seat]
-        actions = [
-            {"type": "flip", "cell": list(cell)}
-            for cell in bs.face_up_cells(record["bookshelf"])
-            if list(cell) not in chosen
-        ]
-        return actions + [{"type": "done"}]
-    if kind == "draft_take":
-        return [{"type": "take", "library": lib} for lib in state["libraries"]["pool"]]
-    if kind == "draft_remove":
-        return [{"type": "remove", "library": lib} for lib in state["libraries"]["pool"]]
-    if kind == "solo_keep":
-        return [{"type": "keep", "library": lib} for lib in state["libraries"]["pool"]]
-    raise ValueError(f"unknown decision {kind!r}")  # pragma: no cover
+    return DECISIONS[top["kind"]].choices(state, seat, top)
 
 
 def _discard_options(state: dict, seat: int) -> list[dict]:
@@ -2270,7 +2238,7 @@ def _can_discard(state: dict, seat: int) -> bool:
 
 def _rule(top: dict) -> str:
     """The rules a refused answer to `top` breaks: the effect's, then the step's."""
-    rule = RULES[top["kind"]]
+    rule = DECISIONS[top["kind"]].rule
     if top.get("rule") and top["rule"] != rule:
         rule = f"{top['rule']}, {rule}"
     return rule
@@ -2317,12 +2285,17 @@ def apply_action(state: dict, seat, action) -> dict:
         raise IllegalAction(f"{_rule(top)}: {action!r} is not a legal {top['kind']} action now")
     new = _next_state(state)
     new["version"] += 1
-    _DO[top["kind"]](new, seat, action)
+    DECISIONS[top["kind"]].effect(new, seat, action)
     _proceed(new)
     new._own = set()  # done: a later change copies first, as the next move would share it
     return new
 
 
+def _draft_take_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "take", "library": lib} for lib in state["libraries"]["pool"]]
+
+
+@decision("draft_take", rule="X8", choices=_draft_take_choices)
 def _do_draft_take(state: dict, seat: int, action: dict) -> None:
     """X8: take a library from the pool; its special assistant comes with it (X9)."""
     lib = action["library"]
@@ -2335,6 +2308,11 @@ def _do_draft_take(state: dict, seat: int, action: dict) -> None:
     _push(state, "draft_remove", seat=seat)
 
 
+def _draft_remove_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "remove", "library": lib} for lib in state["libraries"]["pool"]]
+
+
+@decision("draft_remove", rule="X8", choices=_draft_remove_choices)
 def _do_draft_remove(state: dict, seat: int, action: dict) -> None:
     """X8: remove another library from the game; the next player (reverse turn order) drafts."""
     lib = action["library"]
@@ -2351,6 +2329,11 @@ def _do_draft_remove(state: dict, seat: int, action: dict) -> None:
         state["phase"] = "round_start"
 
 
+def _solo_keep_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "keep", "library": lib} for lib in state["libraries"]["pool"]]
+
+
+@decision("solo_keep", rule="X82", choices=_solo_keep_choices)
 def _do_solo_keep(state: dict, seat: int, action: dict) -> None:
     """X82.2: keep 1 of the 2 solo libraries offered; the other leaves the game."""
     lib = action["library"]
@@ -2367,6 +2350,7 @@ def _do_solo_keep(state: dict, seat: int, action: dict) -> None:
     state["phase"] = "round_start"
 
 
+@decision("place", rule="X20-X21", choices=_placements)
 def _do_place(state: dict, seat: int, action: dict) -> None:
     """X20-X21: place one assistant from the supply, a standard one not yet placed this round
     when there is one (X21); it arrives (X23) on the slot the action names (a Ghost sharing one,
@@ -2389,6 +2373,17 @@ def _do_place(state: dict, seat: int, action: dict) -> None:
         _arrive(state, seat, assistant, action["target"], action.get("slot"))
 
 
+def _home_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X22: draw, shelve (with a hand card) or nothing; X32: both home actions, part by part,
+    or done."""
+    parts = top.get("parts") or ("draw", "shelve")
+    actions = [{"type": "draw"}] if "draw" in parts else []
+    if state["seats"][seat]["hand"] and "shelve" in parts:
+        actions.append({"type": "shelve"})
+    return actions + [{"type": "nothing" if top.get("parts") is None else "done"}]
+
+
+@decision("home", rule="X22", choices=_home_choices)
 def _do_home(state: dict, seat: int, action: dict) -> None:
     """X22: draw 1 card, or shelve 1 card from hand (then which card and where), or nothing.
     X32: for "both home actions", the part not yet taken is asked again, or done."""
@@ -2406,6 +2401,12 @@ def _do_home(state: dict, seat: int, action: dict) -> None:
         _event(state, "home_nothing", seat=seat)
 
 
+def _take_tile_card_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    cards = [entry["card"] for entry in state["tiles"][top["tile"]]["cards"]]
+    return [{"type": "take", "card": card} for card in cards]
+
+
+@decision("take_tile_card", rule="X29", choices=_take_tile_card_choices, shown=("tile", "rule"))
 def _do_take_tile_card(state: dict, seat: int, action: dict) -> None:
     """X29: take a tile card into hand (one more while the effect allows and the tile holds
     one); then, in the effect's order, the gift (X39: after the shelving; X36: before it) and
@@ -2428,6 +2429,13 @@ def _do_take_tile_card(state: dict, seat: int, action: dict) -> None:
         _push(state, "swap_give", seat=seat, taken=card, rule=top["rule"])
 
 
+def _swap_give_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X36: a card held before the exchange."""
+    hand = state["seats"][seat]["hand"]
+    return [{"type": "give", "card": c} for c in hand if c != top["taken"]]
+
+
+@decision("swap_give", rule="X36", choices=_swap_give_choices, shown=("rule",))
 def _do_swap_give(state: dict, seat: int, action: dict) -> None:
     """X36: the card given lies face up on the tile for later visitors."""
     top = state["pending"].pop()
@@ -2437,6 +2445,16 @@ def _do_swap_give(state: dict, seat: int, action: dict) -> None:
     _event(state, "gave_to_tile", seat=seat, tile="swap", card=card, rule=top["rule"])
 
 
+def _community_give_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X39: a remaining tile card, to an opponent."""
+    return [
+        {"type": "give", "card": entry["card"], "to": other}
+        for entry in state["tiles"]["community"]["cards"]
+        for other in _opponents(state, seat)
+    ]
+
+
+@decision("community_give", rule="X39", choices=_community_give_choices, shown=("rule",))
 def _do_community_give(state: dict, seat: int, action: dict) -> None:
     """X39: a remaining tile card to an opponent's hand, in plain sight (X77); no shelving."""
     top = state["pending"].pop()
@@ -2448,6 +2466,11 @@ def _do_community_give(state: dict, seat: int, action: dict) -> None:
     _gained(state, other, [card])
 
 
+def _discard_card_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return _discard_options(state, seat) + [{"type": "done"}]
+
+
+@decision("discard_card", rule="X30", choices=_discard_card_choices, shown=("rule",))
 def _do_discard_card(state: dict, seat: int, action: dict) -> None:
     """X30: one more card to the discard pile, face up (a bookshelf's top card: X15, its under
     card stays face down); or done, and the effect goes on."""
@@ -2478,6 +2501,11 @@ def _do_discard_card(state: dict, seat: int, action: dict) -> None:
         _finish_discards(state, seat, state["pending"].pop())
 
 
+def _cabin_name_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "name", "category": category} for category in CATEGORIES]
+
+
+@decision("cabin_name", rule="X47", choices=_cabin_name_choices)
 def _do_cabin_name(state: dict, seat: int, action: dict) -> None:
     """X47: the category is named aloud; the visitor alone looks at the face-down cards."""
     top = state["pending"].pop()
@@ -2493,6 +2521,12 @@ def _do_cabin_name(state: dict, seat: int, action: dict) -> None:
         _push(state, "cabin_take", seat=seat, category=category, taken=[], rule=top["rule"])
 
 
+def _cabin_take_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    cards = _cabin_matches(state, top["category"])
+    return [{"type": "take", "card": card} for card in cards] + [{"type": "done"}]
+
+
+@decision("cabin_take", rule="X47", choices=_cabin_take_choices)
 def _do_cabin_take(state: dict, seat: int, action: dict) -> None:
     """X47: take one more matching card, shown to all, or done; then you may shelve 1."""
     top = state["pending"].pop()
@@ -2511,6 +2545,12 @@ def _do_cabin_take(state: dict, seat: int, action: dict) -> None:
     _may_shelve(state, seat, taken, 1, top["rule"])
 
 
+def _run_start_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X52: the options computed when the step was pushed, or pass."""
+    return [{"type": "run", "cell": cell} for cell in top["options"]] + [{"type": "pass"}]
+
+
+@decision("run_start", rule="X52", choices=_run_start_choices)
 def _do_run_start(state: dict, seat: int, action: dict) -> None:
     """X52: the run's first cell, or pass (the move may be declined)."""
     top = state["pending"].pop()
@@ -2520,6 +2560,11 @@ def _do_run_start(state: dict, seat: int, action: dict) -> None:
         _push(state, "run_end", seat=seat, start=start, options=ends, rule=top["rule"])
 
 
+def _run_end_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "run_end", "cell": cell} for cell in top["options"]]
+
+
+@decision("run_end", rule="X52", choices=_run_end_choices, shown=("start",))
 def _do_run_end(state: dict, seat: int, action: dict) -> None:
     """X52: the run's last cell; then where it goes."""
     top = state["pending"].pop()
@@ -2529,6 +2574,11 @@ def _do_run_end(state: dict, seat: int, action: dict) -> None:
     _push(state, "run_dest", seat=seat, start=start, end=end, options=options, rule=top["rule"])
 
 
+def _run_dest_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "move", "cell": cell} for cell in top["options"]]
+
+
+@decision("run_dest", rule="X52", choices=_run_dest_choices, shown=("start", "end"))
 def _do_run_dest(state: dict, seat: int, action: dict) -> None:
     """X52, X90.4: the run lands on the destination's consecutive cells, stacks and order kept."""
     top = state["pending"].pop()
@@ -2545,6 +2595,16 @@ def _do_run_dest(state: dict, seat: int, action: dict) -> None:
     )
 
 
+def _shelve_card_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X29, X87: one more of the cards the effect lets you shelve (None: any hand card), or
+    done."""
+    hand = state["seats"][seat]["hand"]
+    allowed = set(hand if top["cards"] is None else top["cards"])
+    cards = [card for card in hand if card in allowed]
+    return [{"type": "shelve", "card": card} for card in cards] + [{"type": "done"}]
+
+
+@decision("shelve_card", rule="X29", choices=_shelve_card_choices)
 def _do_shelve_card(state: dict, seat: int, action: dict) -> None:
     """X29, X87: one more card to shelve (then its cell), or done."""
     top = state["pending"].pop()
@@ -2561,6 +2621,25 @@ def _do_shelve_card(state: dict, seat: int, action: dict) -> None:
     _push(state, "shelve_cell", seat=seat, card=card, rule=top["rule"], power=power)
 
 
+def _shelve_cell_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X14: an empty cell; X56 the Mummy stacks, X63 the Wizard pushes (6n + 2)."""
+    shelf = state["seats"][seat]["bookshelf"]
+    actions = [{"type": "cell", "cell": [row, col]} for row, col in bs.shelving_cells(shelf)]
+    if top.get("power") == "mummy":
+        actions += [
+            {"type": "stack", "cell": list(cell), "how": how}
+            for cell in bs.stacking_cells(shelf)
+            for how in ("on", "under")
+        ]
+    elif top.get("power") == "wizard":
+        actions += [
+            {"type": "push", "cell": list(cell), "direction": direction}
+            for cell, direction in bs.push_targets(shelf)
+        ]
+    return actions
+
+
+@decision("shelve_cell", rule="X14", choices=_shelve_cell_choices)
 def _do_shelve_cell(state: dict, seat: int, action: dict) -> None:
     """X14: the chosen card goes face up into the chosen cell; or the Mummy stacks it (X56: a
     card put straight under is its owner's secret, X77), or the Wizard pushes (X63)."""
@@ -2581,6 +2660,11 @@ def _do_shelve_cell(state: dict, seat: int, action: dict) -> None:
     _event(state, "shelved", seat=seat, cell=cell, how=how, rule=top["rule"], **shown)
 
 
+def _solo_remove_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    return [{"type": "remove_tile", "tile": t} for t in state["locations"]["face_up"]]
+
+
+@decision("solo_remove", rule="X83", choices=_solo_remove_choices)
 def _do_solo_remove(state: dict, seat: int, action: dict) -> None:
     """X83: remove a face-up tile from the game (twice per Restoration)."""
     top = state["pending"].pop()
@@ -2596,6 +2680,18 @@ def _do_solo_remove(state: dict, seat: int, action: dict) -> None:
         _push(state, "solo_remove", seat=seat, left=top["left"] - 1)
 
 
+def _flip_choices(state: dict, seat: int, top: dict) -> list[dict]:
+    """X68: one more face-up top card not chosen yet, or done."""
+    chosen = state["pre_flips"][seat]
+    actions = [
+        {"type": "flip", "cell": list(cell)}
+        for cell in bs.face_up_cells(state["seats"][seat]["bookshelf"])
+        if list(cell) not in chosen
+    ]
+    return actions + [{"type": "done"}]
+
+
+@decision("flip", rule="X68", choices=_flip_choices)
 def _do_flip(state: dict, seat: int, action: dict) -> None:
     """X68: turn one more top card face down, or done; kept secret until every seat is done."""
     top = state["pending"][-1]
@@ -2610,84 +2706,6 @@ def _do_flip(state: dict, seat: int, action: dict) -> None:
         state["pending"][-1] = {**top, "seats": waiting}
     else:
         state["pending"].pop()
-
-
-_DO = {
-    "cube": _do_cube,
-    "sasquatch": _do_sasquatch,
-    "goblin": _do_goblin,
-    "goblin_give": _do_goblin_give,
-    "wisp": _do_wisp,
-    "bookworm": _do_bookworm,
-    "witch": _do_witch,
-    "golem": _do_golem,
-    "draft_take": _do_draft_take,
-    "draft_remove": _do_draft_remove,
-    "solo_keep": _do_solo_keep,
-    "place": _do_place,
-    "home": _do_home,
-    "take_tile_card": _do_take_tile_card,
-    "shelve_card": _do_shelve_card,
-    "shelve_cell": _do_shelve_cell,
-    "solo_remove": _do_solo_remove,
-    "flip": _do_flip,
-    "swap_give": _do_swap_give,
-    "community_give": _do_community_give,
-    "discard_card": _do_discard_card,
-    "cabin_name": _do_cabin_name,
-    "cabin_take": _do_cabin_take,
-    "run_start": _do_run_start,
-    "run_end": _do_run_end,
-    "run_dest": _do_run_dest,
-    "auction_pay": _do_auction_pay,
-    "den_name": _do_den_name,
-    "lodge_part": _do_lodge_part,
-    "lodge_assistant": _do_lodge_assistant,
-    "lodge_shelf": _do_lodge_shelf,
-    "lodge_exchange": _do_lodge_exchange,
-    "lodge_swap": _do_lodge_swap,
-    "lodge_reshelve": _do_lodge_reshelve,
-    "dump_name": _do_dump_name,
-    "dump_take": _do_dump_take,
-    "tavern_pick": _do_tavern_pick,
-    "guild_assistant": _do_guild_assistant,
-    "guild_slot": _do_guild_slot,
-    "tax_pay": _do_tax_pay,
-    "tax_discard": _do_tax_discard,
-    "tax_take": _do_tax_take,
-    "yard_reveal": _do_yard_reveal,
-    "yard_claim": _do_yard_claim,
-}
-
-# What the decisions of the later locations offer, by kind (`legal_actions`).
-_CHOICES = {
-    "cube": _cube_choices,
-    "sasquatch": _sasquatch_choices,
-    "goblin": _goblin_choices,
-    "goblin_give": _goblin_give_choices,
-    "wisp": _wisp_choices,
-    "bookworm": _bookworm_choices,
-    "witch": _witch_choices,
-    "golem": _golem_choices,
-    "auction_pay": _auction_choices,
-    "den_name": _den_choices,
-    "lodge_part": _lodge_part_choices,
-    "lodge_assistant": _lodge_assistant_choices,
-    "lodge_shelf": _lodge_shelf_choices,
-    "lodge_exchange": _lodge_second_choices,
-    "lodge_swap": _lodge_second_choices,
-    "lodge_reshelve": _lodge_second_choices,
-    "dump_name": _dump_name_choices,
-    "dump_take": _dump_take_choices,
-    "tavern_pick": _tavern_choices,
-    "guild_assistant": _guild_assistant_choices,
-    "guild_slot": _guild_slot_choices,
-    "tax_pay": _tax_pay_choices,
-    "tax_discard": _tax_discard_choices,
-    "tax_take": _tax_take_choices,
-    "yard_reveal": _yard_reveal_choices,
-    "yard_claim": _yard_claim_choices,
-}
 
 
 # ------------------------------------------------------------------------------ views
@@ -2792,19 +2810,8 @@ def view(state: dict, seat) -> dict:
         pending.update({k: _copy(v) for k, v in top.items() if k in ("seat", "seats")})
         if "card" in top and top["seat"] == seat:  # a hand card on its way: the owner's (X77)
             pending["card"] = top["card"]
-        if top["kind"] == "take_tile_card":
-            pending["tile"] = top["tile"]
-        if top["kind"] in ("take_tile_card", "swap_give", "community_give", "discard_card"):
-            pending["rule"] = top["rule"]
-        if top["kind"] in ("run_end", "run_dest"):  # public: the bookshelf's top cards are
-            pending.update({k: _copy(v) for k, v in top.items() if k in ("start", "end")})
-        # Public too (X77): names given, the seller, a bookshelf cell, the category searched.
-        public = ("names", "seller", "cell", "category")
-        # The powers' (X77): the Cube's owner, the tile, the Goblin's victims left and whom a
-        # victim gives to, the Witch's revealed card.
-        public += ("owner", "tile", "victims", "to", "revealed")
-        if top["kind"] in _CHOICES:
-            pending.update({k: _copy(v) for k, v in top.items() if k in public})
+        shown = DECISIONS[top["kind"]].shown  # public (X77): the tile, names given, and so on
+        pending.update({k: _copy(v) for k, v in top.items() if k in shown})
     discard = state["discard"]
     return {
         "version": state["version"],
