@@ -1,8 +1,8 @@
 """The engine contract: what every game's pure engine provides to the platform.
 
-An engine is a module (Biblios': `biblios.py` beside this one) of plain functions over its state
-type; the platform stores `dumps(state)` and `setup_of(state)`, replays the move log through
-`steps`, and shows a player nothing that did not come out of `view`, `events_for` or the
+An engine is a module (Biblios': the package `biblios/` beside this one) of plain functions over
+its state type; the platform stores `dumps(state)` and `setup_of(state)`, replays the move log
+through `steps`, and shows a player nothing that did not come out of `view`, `events_for` or the
 redaction functions below. Seats are 0…N-1; a seat argument may also be None (a spectator) or
 "all" (the admin's inspector) where noted. Engines never import Django, keep no global state and
 draw randomness only from their seed, so the same setup and moves always give the same game.

@@ -1,4 +1,4 @@
-"""The engine's public API contract (module docstring of games/engine/biblios.py), checked along
+"""The engine's public API contract (docstring of games/engine/biblios/), checked along
 random games: purity, legal actions, error messages naming a rule, zones, and R22 secrecy."""
 
 import json

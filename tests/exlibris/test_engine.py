@@ -14,6 +14,7 @@ import pytest
 from games.engine import protocol
 from games.engine.exlibris import bookshelf as bs
 from games.engine.exlibris import engine as E
+from games.engine.exlibris import placement
 from games.engine.exlibris.cards import CATEGORIES, LIBRARIES, LOCATIONS
 from games.engine.exlibris.engine import IllegalAction
 
@@ -673,7 +674,7 @@ def test_x20_assistants_without_a_legal_placement_are_set_aside(monkeypatch):
     the round; they come back at the next one. Laid out with a 4th assistant and no tile
     placement offers (as if no effect had landed), so the library's 3 spaces are the only
     targets; the 3 standard assistants go there, the special one is set aside."""
-    monkeypatch.setattr(E, "EFFECTS", {})
+    monkeypatch.setattr(placement, "EFFECTS", {})
     state = finish_draft(E.new_game(1, seed=29, variant="standard", options={}))
     special = state["seats"][0]["special_assistant"]
     assert state["seats"][0]["supply"][-1] == special  # X82: 3 standard and the special one

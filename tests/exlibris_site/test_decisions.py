@@ -58,7 +58,7 @@ def test_every_decision_has_its_prompt_and_a_button_per_legal_action():
             button for tile in context["actions"]["tiles"].values() for button in tile
         ]
         for button in buttons:
-            assert str(button["label"]) not in engine._DO, f"{kind}: {button} has no words"
+            assert str(button["label"]) not in engine.DECISIONS, f"{kind}: {button} has no words"
         others = [other for other in range(state["players"]) if other != seat]
         for other in others:  # everybody else reads who is asked, and has no button
             waiting = engine.view(state, other)
