@@ -118,11 +118,11 @@ def tables(request):
     seated = Q(pk__in=Seat.objects.filter(user=request.user).values("game"))
     visible = access.listed_to(request.user) | seated
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    found = Game.objects.filter(visible, status=status)
+    if status == Game.Status.OPEN:
+        found = selectors.open_listed(found, request.user)
     found = (
-        Game.objects.filter(visible, status=status)
-        .select_related("host")
-        .prefetch_related(seats)
-        .order_by("-created_at", "-pk")[:limit]
+        found.select_related("host").prefetch_related(seats).order_by("-created_at", "-pk")[:limit]
     )
     listed = [table_json(table, request.user) for table in found]
     return JsonResponse({"status": status, "limit": limit, "tables": listed})

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Case, Count, F, Prefetch, Value, When
+from django.db.models import Case, Count, F, Prefetch, Q, Value, When
 from django.utils.translation import gettext
 
 from biblios_site import errors
@@ -47,8 +47,7 @@ def lobby_tables(user) -> dict:
     and my tables; friends-only tables only where I am the host's friend."""
     friend_ids = friendships.friend_ids(user)
     public = Game.objects.filter(access.listed_to(user, friend_ids)).select_related("host")
-    public = public.annotate(taken=Count("seats"))
-    open_tables = public.filter(status=Game.Status.OPEN).order_by("-created_at")
+    open_tables = open_listed(public, user).order_by("-created_at")
     if friend_ids:
         by_friend = Case(When(host_id__in=friend_ids, then=Value(0)), default=Value(1))
         open_tables = open_tables.order_by(by_friend, "-created_at")
@@ -73,6 +72,17 @@ def lobby_tables(user) -> dict:
         context["my_tables"] = list(mine[:50])
         context["my_table_ids"] = {game.pk for game in context["my_tables"]}
     return context
+
+
+def open_listed(games, user):
+    """Of `games`, the open tables an open-tables list (the lobby, its socket, the API's)
+    shows `user`, each with its seats counted (`taken`): those with a seat free, and the ones
+    `user` sits at. A full table only waits for its host to start it: nobody can join it, so
+    as on other game sites the list holds only what one can join, and its players' own."""
+    listed = Q(taken__lt=F("num_players"))
+    if getattr(user, "is_authenticated", False):
+        listed |= Q(pk__in=Seat.objects.filter(user=user).values("game_id"))
+    return games.filter(status=Game.Status.OPEN).annotate(taken=Count("seats")).filter(listed)
 
 
 def invitable_friends(game: Game, user, seats) -> list:

@@ -193,6 +193,22 @@ def test_list_shows_public_tables_by_status_and_private_ones_only_to_their_playe
     assert other.get("/api/tables", {"status": "finished"}).data["tables"] == []
 
 
+def test_list_of_open_tables_shows_a_full_one_to_its_players_alone(players):
+    """A full table waits for its host to start it: nobody else could join it."""
+    host, guest, other, stranger = players
+    full = new_table(host, num_players=3, bots=["novice", "novice"])
+    filling = new_table(guest)
+
+    def listed(player) -> list[int]:
+        return [t["id"] for t in player.get("/api/tables").data["tables"]]
+
+    assert listed(other) == [filling["id"]]
+    assert other.post(f"/api/tables/{filling['id']}/join").status_code == 200
+    assert listed(stranger) == []
+    assert listed(host) == [full["id"]]
+    assert listed(guest) == listed(other) == [filling["id"]]
+
+
 def hidden_code(table: dict) -> dict:
     return {"invite_code": table["invite_code"]}
 

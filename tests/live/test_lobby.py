@@ -1,4 +1,5 @@
-"""`ws/lobby/`: the lobby's tables follow tables being created and filled, for each visitor."""
+"""`ws/lobby/`: the lobby's tables follow tables being created and filled, for each visitor
+(a full table stays listed to its players alone)."""
 
 import pytest
 from channels.db import database_sync_to_async
@@ -29,8 +30,9 @@ def test_the_lobby_updates_when_a_table_opens_and_fills(users):
         await join_table(game.pk, users[1])
         seen_by_member = await member.receive_from(timeout=TIMEOUT)
         seen_by_visitor = await visitor.receive_from(timeout=TIMEOUT)
-        assert "2/2" in seen_by_member and "2/2" in seen_by_visitor
-        assert "My tables" in seen_by_member and "My tables" not in seen_by_visitor
+        assert "2/2" in seen_by_member and "My tables" in seen_by_member
+        # Full, nobody else can join it: it leaves the visitor's list of open tables.
+        assert "My tables" not in seen_by_visitor and "data-game=" not in seen_by_visitor
         await sockets.close_all()
 
     run(scenario)

@@ -2,9 +2,10 @@
 invite links, private tables and tables without spectators."""
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from games import services
+from games import rendering, selectors, services
 from games.models import Game
 from tests.play import started_game
 
@@ -38,6 +39,30 @@ def test_lobby_lists_open_public_tables_with_seats_and_a_join_button(users, clie
     assert "Medieval bluff." in row and "Forbid bids" not in row
     assert "Brother 0" in row
     assert f'action="/games/{game.pk}/join/"' in row
+
+
+def test_a_full_table_is_listed_to_its_players_alone_until_a_seat_frees(users, clients):
+    """A 3-seat table with its host and two bots is 3/3: nobody can join it, so no list offers
+    it to anyone else (no Join button that could only answer "this table is full")."""
+    full = table(users[0], 3, bots=("novice", "novice"))
+    full_by_people = table(users[1], 2)
+    services.join_table(full_by_people.pk, users[2])
+    joinable = table(users[3], 3, bots=("novice",))
+    for reader in (users[4], AnonymousUser()):
+        listed = [game.pk for game in selectors.lobby_tables(reader)["open_tables"]]
+        assert listed == [joinable.pk]
+        assert f'data-game="{full.pk}"' not in rendering.lobby_html(reader)
+    page = lobby_of(clients[users[4].pk])
+    assert f'<tr data-game="{joinable.pk}">' in page
+    assert f'data-game="{full.pk}"' not in page and f"/games/{full.pk}/join/" not in page
+    assert f'data-game="{full_by_people.pk}"' not in lobby_of(clients[None])
+    for player, game in ((users[0], full), (users[2], full_by_people)):
+        mine = lobby_of(clients[player.pk])
+        row = mine.split(f'<tr data-game="{game.pk}">')[1].split("</tr>")[0]
+        assert f'<a href="/games/{game.pk}/">Your table</a>' in row and "/join/" not in row
+    services.leave_table(full_by_people.pk, users[2])
+    listed = [game.pk for game in selectors.lobby_tables(users[4])["open_tables"]]
+    assert listed == [joinable.pk, full_by_people.pk]
 
 
 def test_lobby_hides_private_tables_except_from_their_players(users, clients):

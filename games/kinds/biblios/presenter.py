@@ -320,6 +320,7 @@ def _score(view: dict, names: list[str], edition: str) -> dict | None:
                 "die": entry["die"],
                 "cells": [
                     {
+                        "name": names[seat],  # a phone shows it beside the cell (board.css)
                         "total": total,
                         "letter": letter,
                         "wins": entry["winner"] == seat,
@@ -357,8 +358,8 @@ def _score(view: dict, names: list[str], edition: str) -> dict | None:
             if result["win_decided_by"] != "vp"
             else ""
         ),
-        "vp_row": [players[seat]["vp"] for seat in range(len(names))],
-        "gold_row": [players[seat]["gold"] for seat in range(len(names))],
+        "vp_row": [(name, players[seat]["vp"]) for seat, name in enumerate(names)],
+        "gold_row": [(name, players[seat]["gold"]) for seat, name in enumerate(names)],
         "chart": presentation.score_chart(result, names, edition),
         "tie_breaks": presentation.tie_break_lines(result, names, edition),
     }
