@@ -255,15 +255,23 @@ def _gender(language: str, assistant: str) -> str:
     return "f" if assistant in FEMININE else "m"
 
 
+# Nothing but a guillemet: a library is named as « la Bibliothèque « … » » / «la biblioteca «…»»
+# (its own article would be the name's gender, which the sentence does not know).
+QUOTED_ONLY = r"(?!)"
+
+
 def misnamed(text: str, language: str, standard: bool = False) -> list[str]:
     """Where `text` names a special assistant (or, with `standard`, the standard one) with no
-    article, or with one of the wrong gender: « placez Momie », « le Momie », « el Bruja »."""
+    article, or with one of the wrong gender: « placez Momie », « le Momie », « el Bruja »; or,
+    in French and Spanish, a library bare: « Vous prenez Pyramide de la prose »."""
     wanted = [
         (exlibris_names.assistant(a), ARTICLES_BEFORE[language][_gender(language, a)])
         for a in LIBRARIES
     ]
     if standard:
         wanted.append(STANDARD[language])
+    if language != "en":
+        wanted += [(exlibris_names.library(library), QUOTED_ONLY) for library in LIBRARIES]
     wrong = []
     for name, articles in wanted:
         for found in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
