@@ -272,16 +272,17 @@ def test_every_prompt_and_waiting_line_names_its_assistant_or_location_as_names_
     players' region and the banner's "Waiting for …"), filled as the board fills them, name
     the assistant or location the decision is about exactly as names.py does."""
     with translation.override(language):
-        fields = {
-            "owner": READERS[1],
-            "to": READERS[1],
-            "seller": READERS[1],
-            "tile": names.location("well"),
-            "category": names.category("historic_volumes"),
-            "card": "A 1",
+        pending = {
+            "owner": 1,
+            "to": 1,
+            "seller": 1,
+            "tile": "well",
+            "category": "historic_volumes",
+            "card": CARD,
         }
         texts = {
-            (kind, "prompt"): str(prompt) % fields for kind, prompt in presenter.PROMPTS.items()
+            (kind, "prompt"): presenter._prompt({"pending": {**pending, "kind": kind}}, READERS)
+            for kind in presenter.PROMPTS
         }
         texts |= {(kind, "doing"): str(doing) for kind, doing in presenter.DOING.items()}
         expected = {kind: NAMERS[what](thing) for kind, (what, thing) in ABOUT.items()}

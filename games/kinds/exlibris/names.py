@@ -8,6 +8,8 @@ published in Spanish, so the Spanish names below are the project's own rendering
 docs/exlibris.md, "Names in Spanish") rather than English words in a Spanish page.
 """
 
+import re
+
 from django.utils.text import format_lazy
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 
@@ -79,6 +81,43 @@ SPANISH_ASSISTANTS = {
     "wisp": "Fuego fatuo",
 }
 
+# The article of each special assistant, for sentences that name one: French as the printed
+# rules write them (« le Gobelin sournois », « la Momie », « l’Automate »), Spanish by our
+# renderings' genders. A standard assistant is one of several alike: "an assistant".
+ARTICLES = {
+    "en": dict.fromkeys(LIBRARIES, "the"),
+    "fr": {
+        **dict.fromkeys(LIBRARIES, "le"),
+        "automaton": "l’",
+        "mummy": "la",
+        "witch": "la",
+    },
+    "es": {**dict.fromkeys(LIBRARIES, "el"), "mummy": "la", "witch": "la"},
+}
+STANDARD_ARTICLES = {"en": "an", "fr": "un", "es": "un"}
+# The standard assistant inside a sentence (the French rules capitalize it, a game term).
+STANDARD_IN_A_SENTENCE = {"en": "assistant", "fr": "Assistant", "es": "ayudante"}
+# Each article as it reads alone, after "to" (à, a) and after "of" (de): the contractions.
+ARTICLE_FORMS = {
+    "en": {
+        "the": ("the ", "to the ", "of the "),
+        "an": ("an ", "to an ", "of an "),
+    },
+    "fr": {
+        "le": ("le ", "au ", "du "),
+        "la": ("la ", "à la ", "de la "),
+        "l’": ("l’", "à l’", "de l’"),
+        "un": ("un ", "à un ", "d’un "),
+    },
+    "es": {
+        "el": ("el ", "al ", "del "),
+        "la": ("la ", "a la ", "de la "),
+        "un": ("un ", "a un ", "de un "),
+    },
+}
+# "Alice's Mummy" / "to Alice's Mummy": English puts the owner first, with no article.
+ENGLISH_OWNED = ("{owner}'s {name}", "to {owner}'s {name}")
+
 SPANISH_DIFFICULTIES = {
     1: "Iniciado",
     2: "Estudiante",
@@ -142,6 +181,49 @@ def assistant_name(assistant_id: str) -> str:
     if assistant_id.startswith("standard-"):
         return standard_assistant()
     return assistant(assistant_id)
+
+
+def assistant_forms(assistant_id: str, owner: str | None = None) -> dict[str, str]:
+    """The ways a sentence names an assistant (any engine id), in the reader's language, by
+    placeholder: `assistant` alone (after "your", or as a label), `the_assistant` ("the
+    Mummy", « la Momie », « un Assistant »), `to_the_assistant` (« à la Momie », « al
+    Trasgo »), `of_the_assistant` (« de l’Automate », « del Trasgo ») and, given its `owner`'s
+    name, `owners_assistant` ("Alice's Mummy", « la Momie de Alice ») and
+    `to_owners_assistant`. A translation only picks the form its sentence needs: it never
+    writes an article for a name it does not see."""
+    language = current_language()
+    language = language if language in ARTICLE_FORMS else "en"
+    if assistant_id.startswith("standard-"):
+        name, article = STANDARD_IN_A_SENTENCE[language], STANDARD_ARTICLES[language]
+    else:
+        name, article = assistant(assistant_id), ARTICLES[language][assistant_id]
+    the, to_the, of_the = (form + name for form in ARTICLE_FORMS[language][article])
+    forms = {
+        "assistant": name,
+        "the_assistant": the,
+        "to_the_assistant": to_the,
+        "of_the_assistant": of_the,
+    }
+    if owner is not None:
+        if language == "en":
+            owned, to_owned = (f.format(owner=owner, name=name) for f in ENGLISH_OWNED)
+        else:
+            owned, to_owned = (f"{form} de {owner}" for form in (the, to_the))
+        forms.update(owners_assistant=owned, to_owners_assistant=to_owned)
+    return forms
+
+
+# The forms above that open a French or Spanish sentence in lower case (« la Momie de Alice
+# revient »): such a sentence gets its capital back (`capitalized`).
+_OPENING_FORM = re.compile(r"%\((?:the|owners)_assistant\)s")
+
+
+def capitalized(template: str, text: str) -> str:
+    """`text`, made from the sentence `template`, with a capital first letter when the
+    template opens on an assistant's article form."""
+    if _OPENING_FORM.match(str(template)):
+        return text[:1].upper() + text[1:]
+    return text
 
 
 def difficulty(level: int) -> str:

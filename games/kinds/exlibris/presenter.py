@@ -48,17 +48,17 @@ class _Fields(dict):
 
 def _naming(text, *, assistant: str = "", location: str = ""):
     """`text` with the special assistant or the location it is about filled in when read
-    (%(assistant)s, %(location)s), as names.py names it in the reader's language: a sentence's
-    translation never spells a game name itself, so it can neither stay English nor disagree
-    with the names list."""
+    (%(assistant)s or an article form such as %(the_assistant)s, %(location)s), as names.py
+    names it in the reader's language: a sentence's translation never spells a game name or
+    its article itself, so it can neither stay English nor disagree with the names list."""
 
     def named() -> str:
         values = _Fields()
         if assistant:
-            values["assistant"] = names.assistant(assistant)
+            values.update(names.assistant_forms(assistant))
         if location:
             values["location"] = names.location(location)
-        return str(text) % values
+        return names.capitalized(text, str(text) % values)
 
     return lazy(named, str)()
 
@@ -75,12 +75,9 @@ PROMPTS = {
         "Place an assistant: choose a location on the town board, or your library."
     ),
     "home": gettext_lazy("Home action: draw a card, shelve a card, or do nothing."),
-    "cube": _naming(
-        gettext_lazy(
-            "Your assistant arrived where %(owner)s's %(assistant)s is: give them a random card "
-            "from your hand, or let them take both home actions."
-        ),
-        assistant="cube",
+    "cube": gettext_lazy(
+        "Your assistant arrived where %(owners_assistant)s is: give them a random card from "
+        "your hand, or let them take both home actions."
     ),
     "sasquatch": _naming(
         gettext_lazy(
@@ -92,11 +89,8 @@ PROMPTS = {
     "goblin": _naming(
         gettext_lazy("%(assistant)s: choose a victim and a category, or stop."), assistant="goblin"
     ),
-    "goblin_give": _naming(
-        gettext_lazy(
-            "%(to)s's %(assistant)s named %(category)s: give them a card of your hand holding it."
-        ),
-        assistant="goblin",
+    "goblin_give": gettext_lazy(
+        "%(owners_assistant)s named %(category)s: give them a card of your hand holding it."
     ),
     "wisp": _naming(
         gettext_lazy("%(assistant)s: discard a card of the tile, all of them, or pass."),
@@ -203,23 +197,28 @@ PROMPTS = {
     ),
 }
 
+# The prompts about another seat's special assistant: (its library, the pending decision's field
+# naming its owner), for "Alice's Gelatinous Cube".
+OWNED_ASSISTANTS = {"cube": ("cube", "owner"), "goblin_give": ("goblin", "to")}
+
 # What the others read while a seat decides: "Waiting for Alice to …".
-USE_THE = gettext_lazy("use the %(assistant)s")
+USE_THE = gettext_lazy("use %(the_assistant)s")
 DOING = {
     "draft_take": gettext_lazy("take a library"),
     "draft_remove": gettext_lazy("remove a library"),
     "solo_keep": gettext_lazy("keep a library"),
     "place": gettext_lazy("place an assistant"),
     "home": gettext_lazy("take a home action"),
-    "cube": _naming(gettext_lazy("answer the %(assistant)s"), assistant="cube"),
-    "sasquatch": _naming(gettext_lazy("decide about the %(assistant)s"), assistant="sasquatch"),
-    "goblin": _naming(gettext_lazy("choose the %(assistant)s's victim"), assistant="goblin"),
-    "goblin_give": _naming(gettext_lazy("give a card to the %(assistant)s"), assistant="goblin"),
-    # The Wisp, the Bookworm and the Junk Golem share these words (in French and Spanish too:
-    # all three are masculine).
+    "cube": _naming(gettext_lazy("reply %(to_the_assistant)s"), assistant="cube"),
+    "sasquatch": _naming(
+        gettext_lazy("decide the fate %(of_the_assistant)s"), assistant="sasquatch"
+    ),
+    "goblin": _naming(gettext_lazy("choose the victim %(of_the_assistant)s"), assistant="goblin"),
+    "goblin_give": _naming(gettext_lazy("give a card %(to_the_assistant)s"), assistant="goblin"),
+    # The Wisp, the Bookworm and the Junk Golem share these words: the article is the name's.
     "wisp": _naming(USE_THE, assistant="wisp"),
     "bookworm": _naming(USE_THE, assistant="bookworm"),
-    "witch": _naming(gettext_lazy("choose a card for the %(assistant)s"), assistant="witch"),
+    "witch": _naming(gettext_lazy("choose a card for %(the_assistant)s"), assistant="witch"),
     "shelve_card": gettext_lazy("shelve a card"),
     "shelve_cell": gettext_lazy("choose a cell"),
     "auction_pay": _naming(gettext_lazy("pay at the %(location)s"), location="auction"),
@@ -384,7 +383,10 @@ def _prompt(view: dict, names_by_seat: list[str]) -> str:
     values = defaultdict(lambda: gettext("somebody"), _fields(view, names_by_seat))
     if "card" in values:
         values["card"] = gettext("the card")
-    return text % values
+    if kind in OWNED_ASSISTANTS:
+        assistant, owner = OWNED_ASSISTANTS[kind]
+        values.update(names.assistant_forms(assistant, owner=values[owner]))
+    return names.capitalized(text, text % values)
 
 
 def _banner(view: dict, names_by_seat: list[str]) -> dict:
@@ -779,7 +781,7 @@ PLAIN = {
     "none": gettext_lazy("Take nothing"),
     "give_random": gettext_lazy("Give a random card"),
     "home_actions": gettext_lazy("Let them take both home actions"),
-    "take_back": _naming(gettext_lazy("Take the %(assistant)s back"), assistant="sasquatch"),
+    "take_back": _naming(gettext_lazy("Take %(the_assistant)s back"), assistant="sasquatch"),
     "stay": gettext_lazy("Leave it there"),
     "discard_all": gettext_lazy("Discard them all"),
 }

@@ -96,7 +96,7 @@ def log_line(context, event: dict):
 def _html(text: str, **values) -> str:
     """A translated sentence with its %(name)s placeholders filled, everything escaped."""
     escaped = {key: conditional_escape(value) for key, value in values.items()}
-    return mark_safe(conditional_escape(text) % escaped)
+    return mark_safe(names.capitalized(text, conditional_escape(text) % escaped))
 
 
 def _tile(tile_id) -> str:
@@ -140,6 +140,12 @@ class _Event:
             return _html(you, **values)
         return _html(other, player=self.name(key), **values)
 
+    def assistant(self, assistant_id: str | None = None, owner: str = "seat") -> dict:
+        """The ways to name the event's assistant (`assistant_id` when the event is about one
+        library's), owned by the player at `owner` (`names.assistant_forms`)."""
+        assistant_id = assistant_id or self.event.get("assistant", "standard-1")
+        return names.assistant_forms(assistant_id, owner=self.name(owner))
+
     def card(self) -> str:
         """The event's card, or the secret card when the reader may see it; else words."""
         card_id = self.event.get("card") or (
@@ -165,18 +171,17 @@ def _draw(e: _Event) -> str:
 
 
 def _placed(e: _Event) -> str:
-    assistant = names.assistant_name(e.get("assistant", "standard-1"))
     if e.get("target") == "library":
         return e.say(
-            gettext("You placed %(assistant)s on your library"),
-            gettext("%(player)s placed %(assistant)s on their library"),
-            assistant=assistant,
+            gettext("You placed %(the_assistant)s on your library"),
+            gettext("%(player)s placed %(the_assistant)s on their library"),
+            **e.assistant(),
         )
     return e.say(
-        gettext("You placed %(assistant)s at %(tile)s"),
-        gettext("%(player)s placed %(assistant)s at %(tile)s"),
-        assistant=assistant,
+        gettext("You placed %(the_assistant)s at %(tile)s"),
+        gettext("%(player)s placed %(the_assistant)s at %(tile)s"),
         tile=_tile(e.get("target")),
+        **e.assistant(),
     )
 
 
@@ -227,8 +232,8 @@ def _named(e: _Event) -> str:
     if e.get("victim") is not None:
         return e.say(
             gettext("Your %(assistant)s named %(category)s to %(victim)s"),
-            gettext("%(player)s's %(assistant)s named %(category)s to %(victim)s"),
-            assistant=names.assistant("goblin"),
+            gettext("%(owners_assistant)s named %(category)s to %(victim)s"),
+            **e.assistant("goblin"),
             category=category_name,
             victim=e.name("victim"),
         )
@@ -288,11 +293,10 @@ def _looked(e: _Event) -> str:
 def _cube_card(e: _Event) -> str:
     card_text = e.card() if "secret" in e.event else gettext("a random card")
     return e.say(
-        gettext("You gave %(card)s to %(owner)s's %(assistant)s"),
-        gettext("%(player)s gave %(card)s to %(owner)s's %(assistant)s"),
-        assistant=names.assistant("cube"),
+        gettext("You gave %(card)s %(to_owners_assistant)s"),
+        gettext("%(player)s gave %(card)s %(to_owners_assistant)s"),
         card=card_text,
-        owner=e.name("owner"),
+        **e.assistant("cube", owner="owner"),
     )
 
 
@@ -348,21 +352,21 @@ LINES = {
     "placed": _placed,
     "returned": lambda e: e.say(
         gettext("Your %(assistant)s came home from %(tile)s"),
-        gettext("%(player)s's %(assistant)s came home from %(tile)s"),
-        assistant=names.assistant_name(e.get("assistant", "standard-1")),
+        gettext("%(owners_assistant)s came home from %(tile)s"),
         tile=_tile(e.get("tile")),
+        **e.assistant(),
     ),
     "moved_home": lambda e: e.say(
-        gettext("You brought %(assistant)s home from %(tile)s"),
-        gettext("%(player)s brought %(assistant)s home from %(tile)s"),
-        assistant=names.assistant_name(e.get("assistant", "standard-1")),
+        gettext("You brought %(the_assistant)s home from %(tile)s"),
+        gettext("%(player)s brought %(the_assistant)s home from %(tile)s"),
         tile=_tile(e.get("tile")),
+        **e.assistant(),
     ),
     "guild_move": lambda e: e.say(
-        gettext("You moved %(assistant)s with the %(tile)s"),
-        gettext("%(player)s moved %(assistant)s with the %(tile)s"),
-        assistant=names.assistant_name(e.get("assistant", "standard-1")),
+        gettext("You moved %(the_assistant)s with the %(tile)s"),
+        gettext("%(player)s moved %(the_assistant)s with the %(tile)s"),
         tile=names.location("guild"),
+        **e.assistant(),
     ),
     "draw": _draw,
     "home_nothing": lambda e: e.say(
@@ -406,10 +410,9 @@ LINES = {
     ),
     "cube_card": _cube_card,
     "cube_home_actions": lambda e: e.say(
-        gettext("You let %(owner)s's %(assistant)s take both home actions"),
-        gettext("%(player)s let %(owner)s's %(assistant)s take both home actions"),
-        assistant=names.assistant("cube"),
-        owner=e.name("owner"),
+        gettext("You let %(owners_assistant)s take both home actions"),
+        gettext("%(player)s let %(owners_assistant)s take both home actions"),
+        **e.assistant("cube", owner="owner"),
     ),
     "hand_shown": _hand_shown,
     "looked": _looked,
@@ -433,14 +436,14 @@ LINES = {
     ),
     "witch_kept": lambda e: e.say(
         gettext("Your %(assistant)s kept a card and discarded %(card)s"),
-        gettext("%(player)s's %(assistant)s kept a card and discarded %(card)s"),
-        assistant=names.assistant("witch"),
+        gettext("%(owners_assistant)s kept a card and discarded %(card)s"),
+        **e.assistant("witch"),
         card=card_faces.card_chip(e.get("discarded")) if e.get("discarded") else gettext("a card"),
     ),
     "witch_nothing": lambda e: e.say(
         gettext("Your %(assistant)s found no card to reveal"),
-        gettext("%(player)s's %(assistant)s found no card to reveal"),
-        assistant=names.assistant("witch"),
+        gettext("%(owners_assistant)s found no card to reveal"),
+        **e.assistant("witch"),
     ),
     "flip_done": lambda e: e.say(
         gettext("You are done with the pre-scoring flip"),
