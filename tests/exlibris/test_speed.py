@@ -1,4 +1,4 @@
-"""What the engine's speed-ups must keep (issue 16): a move copies on write, sharing with the
+"""What the engine's speed-ups must keep: a move copies on write, sharing with the
 state before it every seat and tile record it leaves alone, so no later move may change an
 earlier state (X86) and replaying a game from its setup gives the very same states; the
 `legal_actions` list a state keeps for `apply_action`'s check is seen by nothing else and lets
