@@ -226,7 +226,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 
-# E-mail (notifications/, issue 19): EMAIL_URL names the SMTP server, e.g.
+# E-mail (notifications/): EMAIL_URL names the SMTP server, e.g.
 # smtp+tls://user:password@smtp.example.com:587 (django-environ's email_url); unset, e-mails
 # are printed on the console under DEBUG (`make run`) and go to SMTP on localhost:25 otherwise.
 # The tests use Django's in-memory outbox. SITE_URL is the site's address for the links in
@@ -375,7 +375,7 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-# The UI languages (issue 7); `make messages` extracts the catalogues, the build compiles them.
+# The UI languages; `make messages` extracts the catalogues, the build compiles them.
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("es", "Español")]
 # The visitor's choice from the Language menu; no script reads it (Secure in production, below).
 LANGUAGE_COOKIE_HTTPONLY = True

@@ -147,7 +147,7 @@ def unmute_user(user_id: int, moderator, reason: str):
 
 
 def message_user(user_id: int, moderator, message: str, reason: str):
-    """Send a user a message from the moderators (issue 19): a notification, in the site and
+    """Send a user a message from the moderators: a notification, in the site and
     as they chose by e-mail and push, with the moderator's own words; the reason is logged."""
     reason = _checked(moderator, reason)
     message = (message or "").strip()

@@ -587,7 +587,7 @@ def _mark_turn(game: Game, to_act, *, actor=None) -> None:
     (never after their own move: a turn of several moves is one notice; nor the `actor` who
     just started the game, on its page; nor one whose page of the game is open, which shows
     them the turn: `presence.watching`), and the navigations
-    whose "Your turn" count changed are redrawn after the commit (issue 19)."""
+    whose "Your turn" count changed are redrawn after the commit."""
     waiting = list(to_act)
     before = list(
         game.seats.exclude(user=None)

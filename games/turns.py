@@ -114,7 +114,7 @@ _running: list[asyncio.Task] = []  # keeps the task referenced for the process's
 def start_with_daphne() -> None:
     """Start the worker on daphne's event loop once its reactor runs; nothing outside daphne.
 
-    The notifications' outbox sender runs beside it as a task of its own (issue 19), so a slow
+    The notifications' outbox sender runs beside it as a task of its own, so a slow
     mail or push server never holds up a bot's move."""
     if not settings.TURN_WORKER or "daphne.server" not in sys.modules:
         return

@@ -1,4 +1,4 @@
-"""Notifications and their outbox (issue 19).
+"""Notifications and their outbox.
 
 A `Notification` is what a user sees in the site's list; each way it also goes out (an e-mail,
 a place in the daily digest, a Web Push) is a `Delivery` of the outbox. Both are written by

@@ -1,4 +1,4 @@
-"""The outbox's sender (issue 19): e-mails, daily digests and Web Push, each exactly once as far
+"""The outbox's sender: e-mails, daily digests and Web Push, each exactly once as far
 as a sender can tell.
 
 Why this shape:

@@ -1,4 +1,4 @@
-"""Writing notifications (issue 19): `notify`, the e-mail preference and unsubscribing.
+"""Writing notifications: `notify`, the e-mail preference and unsubscribing.
 
 `notify` only writes rows, inside the caller's transaction: the notification each recipient
 sees in the site and the outbox's deliveries (e-mail, the daily digest, Web Push). After the

@@ -1,4 +1,4 @@
-"""What a notification says, in its reader's language (issue 19).
+"""What a notification says, in its reader's language.
 
 Rendered when shown or sent, never stored (a moderator's message aside): from the event, the
 game's number and printed variant, the actor's display name and, at the end, the reader's own

@@ -1,4 +1,4 @@
-"""The one-click unsubscribe link's token (issue 19): signed, so it needs no log-in and names
+"""The one-click unsubscribe link's token: signed, so it needs no log-in and names
 only the user it was made for; it expires after UNSUBSCRIBE_MAX_AGE_S.
 
 It also names the version of the player's e-mail choice it was sent under

@@ -1,4 +1,4 @@
-"""Pages of the notifications app (issue 19), under /notifications/."""
+"""Pages of the notifications app, under /notifications/."""
 
 from django.urls import path
 

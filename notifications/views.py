@@ -1,5 +1,5 @@
 """The notifications page, marking notifications read, the e-mail choice and the one-click
-unsubscribe link (issue 19). Every htmx action is also a plain form post."""
+unsubscribe link. Every htmx action is also a plain form post."""
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render

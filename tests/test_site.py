@@ -82,7 +82,7 @@ def test_settings_start_with_a_real_key_or_in_debug(env_vars):
     ids=["debug", "production-from-allowed-hosts", "production-set"],
 )
 def test_links_in_e_mails_and_pushes_lead_to_the_site(env_vars, site_url):
-    """Issue 19: a production e-mail never links to localhost unless told to."""
+    """A production e-mail never links to localhost unless told to."""
     code = "from django.conf import settings; print(settings.SITE_URL)"
     result = run_with_settings(code, **env_vars)
     assert result.returncode == 0, result.stderr

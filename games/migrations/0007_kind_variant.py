@@ -1,4 +1,4 @@
-"""A game is a (kind, variant) of the game registry instead of a Biblios edition (issue 14).
+"""A game is a (kind, variant) of the game registry instead of a Biblios edition.
 
 Every stored game was Biblios, its edition the variant: the copy keeps each one as it was. The
 player-count check moves to the services (each kind has its own range); bot levels, per kind

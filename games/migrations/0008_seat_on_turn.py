@@ -1,4 +1,4 @@
-"""Seats say whether the engine waits on them (issue 19's "Your turn" list and count).
+"""Seats say whether the engine waits on them ("Your turn" list and count).
 
 The services keep `Seat.on_turn` with every state they save; the games already in progress get
 it here from their stored state, through their kind's engine (the one place that knows whose

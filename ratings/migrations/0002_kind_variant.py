@@ -1,5 +1,5 @@
-"""Ratings are kept per (kind, variant) of the game registry instead of per Biblios edition
-(issue 14); every stored rating and rating change was Biblios, its edition the variant."""
+"""Ratings are kept per (kind, variant) of the game registry instead of per Biblios edition;
+every stored rating and rating change was Biblios, its edition the variant."""
 
 from django.db import migrations, models
 from django.db.models import F

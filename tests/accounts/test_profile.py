@@ -169,7 +169,7 @@ def test_my_profile_redirects_to_mine_or_to_login(players, client):
 
 
 def test_a_player_sets_changes_and_clears_their_e_mail_address(client, players):
-    """Issue 19: the address notices go to, on the player's own profile; a bad one is refused
+    """The address notices go to, on the player's own profile; a bad one is refused
     and changes nothing."""
     ada = players[0]
     client.force_login(ada)

@@ -14,7 +14,7 @@ def field_blocks(html: str) -> dict[str, str]:
 
 
 def test_every_field_is_marked_required_and_its_help_follows_the_box(client):
-    """Every field but the e-mail address (optional: only for notices, issue 19)."""
+    """Every field but the e-mail address (optional: only for notices)."""
     html = client.get(reverse("accounts:signup")).content.decode()
     assert "Fields marked" in html
     blocks = field_blocks(html)
@@ -46,7 +46,7 @@ def test_an_error_is_shown_under_the_box_and_described(client):
 
 
 def test_the_e_mail_address_is_optional_checked_and_kept(client, django_user_model):
-    """Issue 19: notices are e-mailed to the address given at sign-up, if any."""
+    """Notices are e-mailed to the address given at sign-up, if any."""
     signup = {
         "display_name": "Ada L",
         "password1": "a long pass 8723",

@@ -224,7 +224,7 @@ def test_an_oversized_body_is_refused_in_json(players, game_id):
     assert snapshot(game_id) == before
 
 
-# What once made a 500 or a wrong open seat somewhere (issue 15), as JSON values: Unicode digits,
+# What once made a 500 or a wrong open seat somewhere, as JSON values: Unicode digits,
 # numbers beyond int() or a database column, NUL (PostgreSQL refuses it in text), wrong types.
 JUNK_VALUES = [
     "\u00b2",

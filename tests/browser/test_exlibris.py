@@ -1,4 +1,4 @@
-"""Ex Libris in a real browser (issue 18): a person plays a whole three-player game against the
+"""Ex Libris in a real browser: a person plays a whole three-player game against the
 greedy and the random bot by clicking, while a spectator's browser follows it live; and the
 board's pictures in each language at phone and desktop width, light and dark.
 
@@ -154,7 +154,7 @@ def assert_spectator_sees_no_hand_card(person: Player, spectator: Player, reveal
 
 
 def sit_down_alone_from_the_lobby(person: Player) -> None:
-    """Issue 18: a person alone sits down at Ex Libris from the lobby's game menu, starts the
+    """A person alone sits down at Ex Libris from the lobby's game menu, starts the
     solo table and is asked the game's first decision."""
     page = person.page
     page.goto(person.base + "/")

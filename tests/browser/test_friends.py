@@ -1,4 +1,4 @@
-"""Friends in two real browsers (issue 19, "Friends"): a request sent from a profile and
+"""Friends in two real browsers ("Friends"): a request sent from a profile and
 accepted on the friends page, each by htmx without reloading the page; an invitation from the
 waiting room that reaches the friend's notifications, whose Join button seats them; no console
 error on the way."""

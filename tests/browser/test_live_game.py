@@ -2,7 +2,7 @@
 last on a phone-sized screen), through the real UI, live.
 
 Clicks only: every move is a button on the board, and every other player's move must reach each
-browser by the WebSocket push, without reloading (issue 7). Afterwards the player on the phone
+browser by the WebSocket push, without reloading. Afterwards the player on the phone
 walks through the site's pages, and nothing any page loads may come from outside the site.
 """
 

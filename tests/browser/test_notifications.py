@@ -1,4 +1,4 @@
-"""The navigation's counts live in a real browser (issue 19): a player waiting on another page
+"""The navigation's counts live in a real browser: a player waiting on another page
 sees the start of a game counted in their navigation without reloading it (the `ws/me/`
 socket's out-of-band swap); marking the notices read on the notifications page (htmx), or
 following the notice to the game, takes the count away; no console error on the way."""

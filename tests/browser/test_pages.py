@@ -2,8 +2,8 @@
 the dark colour scheme: no console error or uncaught exception, every number in an SVG written as
 a number (a French "16,0" is no coordinate), no page wider than the window (at 360 px too) nor
 any box on it hiding part of its content sideways (a table scrolling in its own box), and
-every visible text at least 4.5:1 against what is behind it (WCAG AA, for every text size alike,
-as issue 17 asks).
+every visible text at least 4.5:1 against what is behind it (WCAG AA, for every text size
+alike).
 
 The site's database is seeded once per test process (through the services, in the site's own
 `manage.py shell`): two people have played a rated game to its end, have a second one going and

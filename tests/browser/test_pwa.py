@@ -1,4 +1,4 @@
-"""The installable app in chromium (issue 19): the manifest is valid and the site installable,
+"""The installable app in chromium: the manifest is valid and the site installable,
 the service worker installs at the root and becomes active, shows a pushed notice (one per tag)
 and the offline page; the profile's switch subscribes this device and a notice sent by the site
 reaches the push service, encrypted to it.

@@ -15,7 +15,7 @@ import pytest
 
 from games.engine.exlibris import bookshelf as bs
 from games.engine.exlibris import engine as E
-from games.engine.exlibris import scoring
+from games.engine.exlibris import scoring, shelf_moves
 from games.engine.exlibris.cards import CARD_IDS, CARDS
 from games.kinds.exlibris import bots
 from tests.kinds.test_engine_purity import imported_modules
@@ -222,16 +222,18 @@ def test_x52_greedy_moves_a_run_to_mend_the_alphabetical_order():
     the move it makes leaves no card for A1 to turn down."""
     shelf = shelf_of({(0, 0): MIDDLE, (0, 1): SMALLEST, (1, 0): LARGEST})
     assert flips(shelf)
-    starts = [{"type": "run", "cell": list(c)} for c in bs.run_starts(shelf)]
+    starts = [{"type": "run", "cell": list(c)} for c in shelf_moves.run_starts(shelf)]
     start = greedy(edited_view({"kind": "run_start"}, [*starts, {"type": "pass"}], shelf=shelf))
     assert start["type"] == "run"
-    ends = [{"type": "run_end", "cell": list(c)} for c in bs.run_ends(shelf, start["cell"])]
+    ends = [
+        {"type": "run_end", "cell": list(c)} for c in shelf_moves.run_ends(shelf, start["cell"])
+    ]
     end = greedy(edited_view({"kind": "run_end", "start": start["cell"]}, ends, shelf=shelf))
-    spots = bs.run_destinations(shelf, start["cell"], end["cell"])
+    spots = shelf_moves.run_destinations(shelf, start["cell"], end["cell"])
     legal = [{"type": "move", "cell": list(c)} for c in spots]
     pending = {"kind": "run_dest", "start": start["cell"], "end": end["cell"]}
     dest = greedy(edited_view(pending, legal, shelf=shelf))
-    assert not flips(bs.move_run(shelf, start["cell"], end["cell"], dest["cell"]))
+    assert not flips(shelf_moves.move_run(shelf, start["cell"], end["cell"], dest["cell"]))
 
 
 def test_x86_an_unknown_decision_gets_a_legal_answer_that_gains_over_declining():

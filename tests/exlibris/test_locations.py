@@ -14,6 +14,7 @@ import pytest
 
 from games.engine.exlibris import bookshelf as bs
 from games.engine.exlibris import engine as E
+from games.engine.exlibris import shelf_moves
 from games.engine.exlibris.cards import CARDS, CATEGORIES, LOCATIONS
 from games.engine.exlibris.engine import IllegalAction
 
@@ -680,13 +681,13 @@ def test_x52_the_move_may_be_declined_and_each_step_offers_what_bookshelf_offers
     passed = act(state, seat, {"type": "pass"})
     assert passed["seats"][seat]["bookshelf"] == shelf and pending_kind(passed) == "place"
     starts = [a["cell"] for a in E.legal_actions(state, seat)[:-1]]
-    assert starts == [list(cell) for cell in bs.run_starts(shelf)]
+    assert starts == [list(cell) for cell in shelf_moves.run_starts(shelf)]
     state = act(state, seat, {"type": "run", "cell": [0, 0]})
     ends = [a["cell"] for a in E.legal_actions(state, seat)]
-    assert ends == [list(cell) for cell in bs.run_ends(shelf, (0, 0))] and [0, 0] in ends
+    assert ends == [list(cell) for cell in shelf_moves.run_ends(shelf, (0, 0))] and [0, 0] in ends
     state = act(state, seat, {"type": "run_end", "cell": [0, 0]})
     spots = [a["cell"] for a in E.legal_actions(state, seat)]
-    assert spots == [list(cell) for cell in bs.run_destinations(shelf, (0, 0), (0, 0))]
+    assert spots == [list(cell) for cell in shelf_moves.run_destinations(shelf, (0, 0), (0, 0))]
     assert [1, 0] in spots  # down a row, beside the card at (1, 1)
     state = act(state, seat, {"type": "move", "cell": [1, 0]})
     assert sorted(bs.occupied(state["seats"][seat]["bookshelf"])) == [(0, 1), (1, 0), (1, 1)]

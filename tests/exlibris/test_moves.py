@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.exlibris import bookshelf as bs
+from games.engine.exlibris import shelf_moves
 from games.engine.exlibris.bookshelf import IllegalAction
 
 from .test_bookshelf import layout, shelves
@@ -27,9 +28,9 @@ def all_run_moves(shelf: dict) -> set:
     """Every (start, end, destination) the engine offers through the three X52 steps."""
     return {
         (start, end, dest)
-        for start in bs.run_starts(shelf)
-        for end in bs.run_ends(shelf, start)
-        for dest in bs.run_destinations(shelf, start, end)
+        for start in shelf_moves.run_starts(shelf)
+        for end in shelf_moves.run_ends(shelf, start)
+        for dest in shelf_moves.run_destinations(shelf, start, end)
     }
 
 
@@ -40,44 +41,52 @@ def test_x90_4_the_spec_example_b_c_slides_one_right_onto_its_own_old_cell():
     """X90.4: "A B C _ : moving B C one right gives A _ B C" (cells empty once the run is
     lifted); a second row keeps the result in one piece."""
     shelf = layout("A B C .\nD E F G")
-    assert (0, 2) in bs.run_destinations(shelf, (0, 1), (0, 2))
-    assert bs.move_run(shelf, (0, 1), (0, 2), (0, 2)) == layout("A . B C\nD E F G")
+    assert (0, 2) in shelf_moves.run_destinations(shelf, (0, 1), (0, 2))
+    assert shelf_moves.move_run(shelf, (0, 1), (0, 2), (0, 2)) == layout("A . B C\nD E F G")
 
 
 def test_x13_x90_4_in_a_one_row_bookshelf_that_slide_would_split_it():
     """X52 asks for a valid result (X13): alone in its row, A _ B C is in two pieces."""
     shelf = layout("A B C")
-    assert (0, 2) not in bs.run_destinations(shelf, (0, 1), (0, 2))
+    assert (0, 2) not in shelf_moves.run_destinations(shelf, (0, 1), (0, 2))
     with pytest.raises(IllegalAction, match="X52"):
-        bs.move_run(shelf, (0, 1), (0, 2), (0, 2))
+        shelf_moves.move_run(shelf, (0, 1), (0, 2), (0, 2))
     # Moving B C to the left of A is a real rearrangement: B C A.
-    assert bs.move_run(shelf, (0, 1), (0, 2), (0, -2)) == layout("B C A", left=-2)
+    assert shelf_moves.move_run(shelf, (0, 1), (0, 2), (0, -2)) == layout("B C A", left=-2)
 
 
 def test_x52_x90_4_a_run_that_is_the_whole_bookshelf_is_never_offered():
     shelf = layout("A B C")
-    assert bs.run_destinations(shelf, (0, 0), (0, 2)) == []
-    assert bs.run_ends(shelf, (0, 0)) == [(0, 0), (0, 1)]
+    assert shelf_moves.run_destinations(shelf, (0, 0), (0, 2)) == []
+    assert shelf_moves.run_ends(shelf, (0, 0)) == [(0, 0), (0, 1)]
     with pytest.raises(IllegalAction, match="X52"):
-        bs.move_run(shelf, (0, 0), (0, 2), (0, 1))
-    assert bs.run_starts(layout("A")) == []  # one card: its only run is the whole bookshelf
-    assert bs.run_starts(bs.empty()) == []
+        shelf_moves.move_run(shelf, (0, 0), (0, 2), (0, 1))
+    assert (
+        shelf_moves.run_starts(layout("A")) == []
+    )  # one card: its only run is the whole bookshelf
+    assert shelf_moves.run_starts(bs.empty()) == []
     # A whole row is not the whole bookshelf: the top row here may move (onto row 2, say).
     two_rows = layout("A B\nC D")
-    assert (0, 1) in bs.run_ends(two_rows, (0, 0))
-    assert bs.move_run(two_rows, (0, 0), (0, 1), (2, 0)) == layout("C D\nA B", top=1)
+    assert (0, 1) in shelf_moves.run_ends(two_rows, (0, 0))
+    assert shelf_moves.move_run(two_rows, (0, 0), (0, 1), (2, 0)) == layout("C D\nA B", top=1)
 
 
 def test_x52_a_single_card_may_move_to_another_row_and_never_onto_its_own_cell():
     """A-24: any row. Moving C out of "A B C": next to what is left, anywhere but (0, 2)."""
     shelf = layout("A B C")
-    assert bs.run_destinations(shelf, (0, 2), (0, 2)) == [(-1, 0), (-1, 1), (0, -1), (1, 0), (1, 1)]
-    assert bs.move_run(shelf, (0, 2), (0, 2), (1, 0)) == layout("A B\nC .")
+    assert shelf_moves.run_destinations(shelf, (0, 2), (0, 2)) == [
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (1, 0),
+        (1, 1),
+    ]
+    assert shelf_moves.move_run(shelf, (0, 2), (0, 2), (1, 0)) == layout("A B\nC .")
 
 
 def test_x52_x16_the_run_keeps_its_order_its_stacks_and_their_faces():
     shelf = layout("A/U ~B C\nD . .")
-    moved = bs.move_run(shelf, (0, 0), (0, 1), (1, 1))
+    moved = shelf_moves.move_run(shelf, (0, 0), (0, 1), (1, 1))
     assert moved == layout(". . C\nD A/U ~B")
     assert bs.entombed_count(moved) == 1 and bs.shelved_count(moved) == bs.shelved_count(shelf)
 
@@ -86,26 +95,26 @@ def test_x52_x13_a_run_must_reconnect_what_it_bridged_and_keep_three_rows():
     """X X Y Z bridges A and B: X alone or X Y can go round, the whole X Y Z only back where it
     was, so it is not offered (X87: only completable choices)."""
     shelf = layout("A . .\nX Y Z\n. . B")
-    assert bs.run_ends(shelf, (1, 0)) == [(1, 0), (1, 1)]
-    assert bs.run_destinations(shelf, (1, 0), (1, 2)) == []
-    assert bs.run_destinations(shelf, (1, 0), (1, 1)) == [(0, 1)]
-    assert bs.move_run(shelf, (1, 0), (1, 1), (0, 1)) == layout("A X Y\n. . Z\n. . B")
+    assert shelf_moves.run_ends(shelf, (1, 0)) == [(1, 0), (1, 1)]
+    assert shelf_moves.run_destinations(shelf, (1, 0), (1, 2)) == []
+    assert shelf_moves.run_destinations(shelf, (1, 0), (1, 1)) == [(0, 1)]
+    assert shelf_moves.move_run(shelf, (1, 0), (1, 1), (0, 1)) == layout("A X Y\n. . Z\n. . B")
     # Three rows already: nothing lands on a fourth.
-    assert all(dest[0] in (0, 1, 2) for dest in bs.run_destinations(shelf, (1, 0), (1, 0)))
+    assert all(dest[0] in (0, 1, 2) for dest in shelf_moves.run_destinations(shelf, (1, 0), (1, 0)))
 
 
 def test_x16_x52_refusals_name_the_rule():
     shelf = layout("A . B\nC D E")
     with pytest.raises(IllegalAction, match="X16"):
-        bs.run_destinations(shelf, (0, 0), (0, 2))  # a gap: not a run
+        shelf_moves.run_destinations(shelf, (0, 0), (0, 2))  # a gap: not a run
     with pytest.raises(IllegalAction, match="X16"):
-        bs.run_ends(shelf, (0, 1))  # no card to start from
+        shelf_moves.run_ends(shelf, (0, 1))  # no card to start from
     with pytest.raises(IllegalAction, match="X16"):
-        bs.run_destinations(shelf, (1, 2), (1, 0))  # last cell left of the first
+        shelf_moves.run_destinations(shelf, (1, 2), (1, 0))  # last cell left of the first
     with pytest.raises(IllegalAction, match="X16"):
-        bs.move_run(shelf, (0, 0), (1, 0), (0, 1))  # two rows
+        shelf_moves.move_run(shelf, (0, 0), (1, 0), (0, 1))  # two rows
     with pytest.raises(IllegalAction, match="X52"):
-        bs.move_run(shelf, (1, 1), (1, 1), (1, 1))  # nowhere: it must change something
+        shelf_moves.move_run(shelf, (1, 1), (1, 1), (1, 1))  # nowhere: it must change something
     assert json.dumps(shelf) == json.dumps(layout("A . B\nC D E"))  # input untouched
 
 
@@ -114,7 +123,7 @@ def test_x52_the_spec_bound_example_fits():
     touching A..C or G..I (10 spots), row 0's gap is its own cell so only beyond A or I (2),
     the same beyond J or R (2), row 2 under J..R (11): 25."""
     shelf = layout("A B C D E F G H I\nJ K L M N O P Q R")
-    found = bs.run_destinations(shelf, (0, 3), (0, 5))
+    found = shelf_moves.run_destinations(shelf, (0, 3), (0, 5))
     assert len(found) == 25 <= 5 * (9 + 3 + 1)
     assert [dest for dest in found if dest[0] in (0, 1)] == [(0, -3), (0, 9), (1, -3), (1, 9)]
 
@@ -124,45 +133,45 @@ def test_x52_the_spec_bound_example_fits():
 
 def test_x63_a_push_inserts_a_card_between_two_cards_of_a_row():
     shelf = layout("A B C")
-    assert bs.push(shelf, "N", (0, 1), "right") == layout("A N B C")
-    assert bs.push(shelf, "N", (0, 1), "left") == layout("A B N C", left=-1)
-    assert bs.push(shelf, "N", (0, 2), "right") == layout("A B N C")  # the line is C alone
+    assert shelf_moves.push(shelf, "N", (0, 1), "right") == layout("A N B C")
+    assert shelf_moves.push(shelf, "N", (0, 1), "left") == layout("A B N C", left=-1)
+    assert shelf_moves.push(shelf, "N", (0, 2), "right") == layout("A B N C")  # the line is C alone
 
 
 def test_x63_a_push_inserts_into_a_column_but_never_makes_a_fourth_row():
     column = layout("A\nB")
-    assert bs.push(column, "N", (0, 0), "down") == layout("N\nA\nB")
+    assert shelf_moves.push(column, "N", (0, 0), "down") == layout("N\nA\nB")
     full = layout("A\nB\nC")
     # Up or down would move an end card onto a fourth row; sideways the line is one card.
     expected = {(cell, way) for cell in [(0, 0), (1, 0), (2, 0)] for way in ("left", "right")}
-    assert set(bs.push_targets(full)) == expected
+    assert set(shelf_moves.push_targets(full)) == expected
     with pytest.raises(IllegalAction, match="X63"):
-        bs.push(full, "N", (1, 0), "down")
+        shelf_moves.push(full, "N", (1, 0), "down")
 
 
 def test_x63_x16_stacks_move_whole_and_the_line_stops_at_the_first_gap():
     shelf = layout("A B/U ~C . D\n. . E F G")
-    pushed = bs.push(shelf, "N", (0, 0), "right")
+    pushed = shelf_moves.push(shelf, "N", (0, 0), "right")
     assert pushed == layout("N A B/U ~C D\n. . E F G")
     assert bs.entombed_count(pushed) == 1
 
 
 def test_x63_one_card_can_be_pushed_every_way_and_the_bound_is_4n():
     one = layout("A")
-    assert sorted(bs.push_targets(one)) == sorted(((0, 0), way) for way in STEP)
-    assert len(bs.push_targets(one)) == 4 * 1
-    assert bs.push_targets(bs.empty()) == []
-    assert bs.push(one, "N", (0, 0), "up") == layout("A\nN", top=-1)
+    assert sorted(shelf_moves.push_targets(one)) == sorted(((0, 0), way) for way in STEP)
+    assert len(shelf_moves.push_targets(one)) == 4 * 1
+    assert shelf_moves.push_targets(bs.empty()) == []
+    assert shelf_moves.push(one, "N", (0, 0), "up") == layout("A\nN", top=-1)
 
 
 def test_x63_push_refusals_name_the_rule():
     shelf = layout("A B")
     with pytest.raises(IllegalAction, match="X63"):
-        bs.push(shelf, "N", (0, 2), "left")  # no card at the target
+        shelf_moves.push(shelf, "N", (0, 2), "left")  # no card at the target
     with pytest.raises(IllegalAction, match="X63"):
-        bs.push(shelf, "N", (0, 0), "sideways")
+        shelf_moves.push(shelf, "N", (0, 0), "sideways")
     with pytest.raises(IllegalAction, match="X3"):
-        bs.push(shelf, "B", (0, 0), "left")
+        shelf_moves.push(shelf, "B", (0, 0), "left")
     assert shelf == layout("A B")
 
 
@@ -171,24 +180,24 @@ def test_x63_push_refusals_name_the_rule():
 
 def test_x42_swapping_two_top_cards_leaves_the_under_cards_entombed():
     shelf = layout("A/U B ~C")
-    swapped = bs.swap_cells(shelf, (0, 0), (0, 2))
+    swapped = shelf_moves.swap_cells(shelf, (0, 0), (0, 2))
     assert swapped == layout("~C/U B A")  # each card keeps its face; U stays where it was
-    assert bs.swap_partners(shelf, (0, 1)) == [(0, 0), (0, 2)]
+    assert shelf_moves.swap_partners(shelf, (0, 1)) == [(0, 0), (0, 2)]
     with pytest.raises(IllegalAction, match="X42"):
-        bs.swap_cells(shelf, (0, 0), (0, 0))
+        shelf_moves.swap_cells(shelf, (0, 0), (0, 0))
     with pytest.raises(IllegalAction, match="X42"):
-        bs.swap_cells(shelf, (0, 0), (1, 0))
+        shelf_moves.swap_cells(shelf, (0, 0), (1, 0))
 
 
 def test_x42_a_hand_card_takes_the_cell_of_the_card_it_replaces():
     shelf = layout("A/U B")
-    assert bs.swap_with_hand(shelf, (0, 0), "H") == (layout("H/U B"), "A")
+    assert shelf_moves.swap_with_hand(shelf, (0, 0), "H") == (layout("H/U B"), "A")
     lone = layout("~D B")  # a formerly entombed card (X90.3) may be swapped out
-    assert bs.swap_with_hand(lone, (0, 0), "H") == (layout("H B"), "D")
+    assert shelf_moves.swap_with_hand(lone, (0, 0), "H") == (layout("H B"), "D")
     with pytest.raises(IllegalAction, match="X42"):
-        bs.swap_with_hand(shelf, (1, 1), "H")
+        shelf_moves.swap_with_hand(shelf, (1, 1), "H")
     with pytest.raises(IllegalAction, match="X3"):
-        bs.swap_with_hand(shelf, (0, 0), "B")
+        shelf_moves.swap_with_hand(shelf, (0, 0), "B")
 
 
 # ------------------------------------------------------------------- X42, X90.5: re-shelving
@@ -202,91 +211,98 @@ def test_x42_x15_a_bridging_card_may_be_re_shelved_though_not_removed():
     shelf = layout(BRIDGE)
     with pytest.raises(IllegalAction, match="X15"):
         bs.remove(shelf, (0, 1))
-    assert bs.reshelve_cells(shelf, (0, 1)) == [(1, 1)]
-    assert bs.reshelve(shelf, (0, 1), (1, 1)) == layout("A . B\nC X D")
-    assert (0, 1) in bs.reshelve_origins(shelf)
+    assert shelf_moves.reshelve_cells(shelf, (0, 1)) == [(1, 1)]
+    assert shelf_moves.reshelve(shelf, (0, 1), (1, 1)) == layout("A . B\nC X D")
+    assert (0, 1) in shelf_moves.reshelve_origins(shelf)
 
 
 def test_x42_x63_x90_5_a_wizard_re_shelves_a_bridging_card_by_pushing_the_lifted_bookshelf():
     shelf = layout(BRIDGE)
-    assert set(bs.reshelve_pushes(shelf, (0, 1))) == {
+    assert set(shelf_moves.reshelve_pushes(shelf, (0, 1))) == {
         ((0, 0), "right"),
         ((0, 2), "left"),
         ((1, 0), "right"),
         ((1, 2), "left"),
     }
-    assert bs.reshelve_push(shelf, (0, 1), (0, 0), "right") == layout("X A B\nC . D")
+    assert shelf_moves.reshelve_push(shelf, (0, 1), (0, 0), "right") == layout("X A B\nC . D")
     with pytest.raises(IllegalAction, match="X42"):
-        bs.reshelve_push(shelf, (0, 1), (0, 0), "up")  # leaves {B, D} apart
+        shelf_moves.reshelve_push(shelf, (0, 1), (0, 0), "up")  # leaves {B, D} apart
 
 
 def test_x42_x56_a_mummy_cannot_stack_a_bridging_card_since_stacking_adds_no_cell():
     shelf = layout(BRIDGE)
-    assert bs.reshelve_stacking_cells(shelf, (0, 1)) == []
+    assert shelf_moves.reshelve_stacking_cells(shelf, (0, 1)) == []
     # A and B bridge too (to C and D); C does not, so C may go onto any other single card.
-    assert bs.reshelve_stacking_cells(shelf, (0, 0)) == []
-    assert bs.reshelve_stacking_cells(shelf, (1, 0)) == [(0, 0), (0, 1), (0, 2), (1, 2)]
-    assert bs.reshelve(shelf, (1, 0), (1, 2), "on") == layout("A X B\n. . C/D")
+    assert shelf_moves.reshelve_stacking_cells(shelf, (0, 0)) == []
+    assert shelf_moves.reshelve_stacking_cells(shelf, (1, 0)) == [(0, 0), (0, 1), (0, 2), (1, 2)]
+    assert shelf_moves.reshelve(shelf, (1, 0), (1, 2), "on") == layout("A X B\n. . C/D")
 
 
 def test_x42_a_bridge_with_a_single_gap_moves_only_with_a_wizard():
     """A X B: the only cell joining A and B is X's own, so X has no plain destination (nor a
     Mummy's, the rest being in pieces), but a Wizard can push A or B into the gap."""
     shelf = layout("A X B")
-    assert bs.reshelve_cells(shelf, (0, 1)) == []
-    assert bs.reshelve_origins(shelf) == [(0, 0), (0, 2)]
-    assert bs.reshelve_origins(shelf, "mummy") == [(0, 0), (0, 2)]
-    assert bs.reshelve_origins(shelf, "wizard") == [(0, 0), (0, 1), (0, 2)]
-    assert bs.reshelve_push(shelf, (0, 1), (0, 2), "left") == layout("A B X")
+    assert shelf_moves.reshelve_cells(shelf, (0, 1)) == []
+    assert shelf_moves.reshelve_origins(shelf) == [(0, 0), (0, 2)]
+    assert shelf_moves.reshelve_origins(shelf, "mummy") == [(0, 0), (0, 2)]
+    assert shelf_moves.reshelve_origins(shelf, "wizard") == [(0, 0), (0, 1), (0, 2)]
+    assert shelf_moves.reshelve_push(shelf, (0, 1), (0, 2), "left") == layout("A B X")
 
 
 def test_x90_5_the_card_must_end_in_another_cell_than_its_origin():
     """Lifting a stack's top leaves the under card alone in the origin: no stacking back onto
     it (Mummy) and no push there (Wizard)."""
     shelf = layout("A/U B")
-    assert bs.lift(shelf, (0, 0)) == (layout("~U B"), "A")
-    assert bs.reshelve_stacking_cells(shelf, (0, 0)) == [(0, 1)]
-    assert all(target != (0, 0) for target, _ in bs.reshelve_pushes(shelf, (0, 0)))
-    assert bs.reshelve_cells(shelf, (0, 0)) == [(-1, 0), (-1, 1), (0, -1), (0, 2), (1, 0), (1, 1)]
-    assert bs.reshelve(shelf, (0, 0), (1, 0)) == layout("~U B\nA .")
+    assert shelf_moves.lift(shelf, (0, 0)) == (layout("~U B"), "A")
+    assert shelf_moves.reshelve_stacking_cells(shelf, (0, 0)) == [(0, 1)]
+    assert all(target != (0, 0) for target, _ in shelf_moves.reshelve_pushes(shelf, (0, 0)))
+    assert shelf_moves.reshelve_cells(shelf, (0, 0)) == [
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 2),
+        (1, 0),
+        (1, 1),
+    ]
+    assert shelf_moves.reshelve(shelf, (0, 0), (1, 0)) == layout("~U B\nA .")
     with pytest.raises(IllegalAction, match="X42"):
-        bs.reshelve(shelf, (0, 0), (0, 0), "on")
+        shelf_moves.reshelve(shelf, (0, 0), (0, 0), "on")
     with pytest.raises(IllegalAction, match="X42"):
-        bs.reshelve(layout("A B"), (0, 0), (0, 0))
+        shelf_moves.reshelve(layout("A B"), (0, 0), (0, 0))
 
 
 def test_x42_x90_5_one_card_in_all_offers_no_re_shelving_but_a_lone_stack_does():
     one = layout("A")
-    for power in bs.POWERS:
-        assert bs.reshelve_origins(one, power) == []
-    assert bs.reshelve_cells(one, (0, 0)) == []
-    assert bs.reshelve_pushes(one, (0, 0)) == []
+    for power in shelf_moves.POWERS:
+        assert shelf_moves.reshelve_origins(one, power) == []
+    assert shelf_moves.reshelve_cells(one, (0, 0)) == []
+    assert shelf_moves.reshelve_pushes(one, (0, 0)) == []
     stack = layout("A/U")  # two cards in all
-    assert bs.reshelve_origins(stack) == [(0, 0)]
-    assert bs.reshelve_cells(stack, (0, 0)) == [(-1, 0), (0, -1), (0, 1), (1, 0)]
-    assert bs.reshelve_stacking_cells(stack, (0, 0)) == []
-    assert bs.reshelve_pushes(stack, (0, 0)) == []
+    assert shelf_moves.reshelve_origins(stack) == [(0, 0)]
+    assert shelf_moves.reshelve_cells(stack, (0, 0)) == [(-1, 0), (0, -1), (0, 1), (1, 0)]
+    assert shelf_moves.reshelve_stacking_cells(stack, (0, 0)) == []
+    assert shelf_moves.reshelve_pushes(stack, (0, 0)) == []
 
 
 def test_x42_x14_x90_3_re_shelving_is_a_shelving_the_card_comes_face_up():
     shelf = layout("~D B C")  # D: a formerly entombed card, alone and face down
-    assert bs.reshelve(shelf, (0, 0), (0, 3)) == layout("B C D", left=1)
-    assert bs.reshelve(shelf, (0, 0), (0, 2), "under") == layout(". B C/D")
-    assert bs.reshelve_push(shelf, (0, 0), (0, 1), "right") == layout("D B C", left=1)
+    assert shelf_moves.reshelve(shelf, (0, 0), (0, 3)) == layout("B C D", left=1)
+    assert shelf_moves.reshelve(shelf, (0, 0), (0, 2), "under") == layout(". B C/D")
+    assert shelf_moves.reshelve_push(shelf, (0, 0), (0, 1), "right") == layout("D B C", left=1)
 
 
 def test_x42_x53_re_shelving_refusals_name_the_rule():
     shelf = layout("A B")
     with pytest.raises(IllegalAction, match="X42"):
-        bs.reshelve_cells(shelf, (1, 1))  # no card there
+        shelf_moves.reshelve_cells(shelf, (1, 1))  # no card there
     with pytest.raises(IllegalAction, match="X42"):
-        bs.reshelve(shelf, (0, 0), (0, 3))  # touches nothing
+        shelf_moves.reshelve(shelf, (0, 0), (0, 3))  # touches nothing
     with pytest.raises(IllegalAction, match="X56"):
-        bs.reshelve(shelf, (0, 0), (0, 1), "beside")
+        shelf_moves.reshelve(shelf, (0, 0), (0, 1), "beside")
     with pytest.raises(IllegalAction, match="X53"):
-        bs.reshelve_origins(shelf, "witch")
+        shelf_moves.reshelve_origins(shelf, "witch")
     with pytest.raises(IllegalAction, match="X63"):
-        bs.reshelve_push(shelf, (0, 0), (0, 1), "sideways")
+        shelf_moves.reshelve_push(shelf, (0, 0), (0, 1), "sideways")
 
 
 # ------------------------------------------------------------------- brute force, properties
@@ -347,20 +363,20 @@ def test_x52_x90_4_run_moves_match_a_brute_force_search_and_the_bounds(shelf):
     offered = all_run_moves(shelf)
     assert offered == brute_run_moves(shelf)
     n = len(bs.occupied(shelf))
-    starts = bs.run_starts(shelf)
+    starts = shelf_moves.run_starts(shelf)
     assert len(starts) <= n and starts == sorted(starts)
     cols = [c for _, c in bs.occupied(shelf)]
     width = max(cols) - min(cols) + 1 if cols else 0
     for start in starts:
-        ends = bs.run_ends(shelf, start)
+        ends = shelf_moves.run_ends(shelf, start)
         row_length = sum(1 for r, _ in bs.occupied(shelf) if r == start[0])
         assert 0 < len(ends) <= row_length
         for end in ends:
-            found = bs.run_destinations(shelf, start, end)
+            found = shelf_moves.run_destinations(shelf, start, end)
             length = end[1] - start[1] + 1
             assert 0 < len(found) <= 5 * (width + length + 1)  # §0
             for dest in found:
-                moved = bs.move_run(shelf, start, end, dest)
+                moved = shelf_moves.move_run(shelf, start, end, dest)
                 bs.check(moved)
                 assert sorted(bs.cards(moved)) == sorted(bs.cards(shelf))
                 for i in range(length):  # order and stacks kept (X52, X16)
@@ -378,11 +394,11 @@ def test_x63_pushes_match_a_brute_force_search_and_the_4n_bound(shelf):
         for way in STEP
         if bs.is_valid(keyed(brute_push(stacks, "NEW", target, way)))
     }
-    offered = bs.push_targets(shelf)
+    offered = shelf_moves.push_targets(shelf)
     assert set(offered) == brute and len(offered) == len(brute)
     assert len(offered) <= 4 * len(stacks)
     for target, way in offered:
-        pushed = bs.push(shelf, "NEW", target, way)
+        pushed = shelf_moves.push(shelf, "NEW", target, way)
         assert pushed == keyed(brute_push(stacks, "NEW", target, way))
         bs.check(pushed)
         assert bs.stack_at(pushed, target) == {"top": "NEW", "up": True, "under": None}
@@ -396,7 +412,7 @@ def test_x42_x90_5_x90_6_re_shelving_matches_a_brute_force_search_and_the_bounds
     """X42 from its words, for each origin: plain cells, a Mummy's stacks, a Wizard's pushes;
     the final bookshelf valid, the card elsewhere than its origin; §0's 6n + 2 (X90.6)."""
     n = len(bs.occupied(shelf))
-    origins = {power: [] for power in bs.POWERS}
+    origins = {power: [] for power in shelf_moves.POWERS}
     for origin in bs.reading_order(shelf):
         stacks = cells_of(shelf)
         old = stacks.pop(origin)
@@ -425,30 +441,30 @@ def test_x42_x90_5_x90_6_re_shelving_matches_a_brute_force_search_and_the_bounds
             for way in STEP
             if target != origin and bs.is_valid(keyed(brute_push(stacks, card, target, way)))
         }
-        assert set(bs.reshelve_cells(shelf, origin)) == plain
-        assert set(bs.reshelve_stacking_cells(shelf, origin)) == stacking
-        assert set(bs.reshelve_pushes(shelf, origin)) == pushes
+        assert set(shelf_moves.reshelve_cells(shelf, origin)) == plain
+        assert set(shelf_moves.reshelve_stacking_cells(shelf, origin)) == stacking
+        assert set(shelf_moves.reshelve_pushes(shelf, origin)) == pushes
         assert len(plain) <= 2 * n + 2 and 2 * len(stacking) <= 2 * n and len(pushes) <= 4 * n
         assert len(plain) + max(2 * len(stacking), len(pushes)) <= 6 * n + 2
         for power, extra in ((None, set()), ("mummy", stacking), ("wizard", pushes)):
             if plain or extra:
                 origins[power].append(origin)
         for cell in plain:
-            after = bs.reshelve(shelf, origin, cell)
+            after = shelf_moves.reshelve(shelf, origin, cell)
             bs.check(after)
             assert bs.stack_at(after, cell) == {"top": card, "up": True, "under": None}
             assert sorted(bs.cards(after)) == sorted(bs.cards(shelf))
         for cell in stacking:
             for way in ("on", "under"):
-                after = bs.reshelve(shelf, origin, cell, way)
+                after = shelf_moves.reshelve(shelf, origin, cell, way)
                 bs.check(after)
                 assert card in (bs.stack_at(after, cell)["top"], bs.stack_at(after, cell)["under"])
         for target, way in pushes:
-            after = bs.reshelve_push(shelf, origin, target, way)
+            after = shelf_moves.reshelve_push(shelf, origin, target, way)
             assert after == keyed(brute_push(stacks, card, target, way))
             bs.check(after)
-    for power in bs.POWERS:
-        assert bs.reshelve_origins(shelf, power) == origins[power]
+    for power in shelf_moves.POWERS:
+        assert shelf_moves.reshelve_origins(shelf, power) == origins[power]
         assert len(origins[power]) <= n
 
 
@@ -458,12 +474,12 @@ def test_x42_swaps_change_no_cell_and_lose_no_card(shelf, data):
     if len(shelf) < 2:
         return
     first = data.draw(st.sampled_from(bs.reading_order(shelf)))
-    second = data.draw(st.sampled_from(bs.swap_partners(shelf, first)))
-    swapped = bs.swap_cells(shelf, first, second)
+    second = data.draw(st.sampled_from(shelf_moves.swap_partners(shelf, first)))
+    swapped = shelf_moves.swap_cells(shelf, first, second)
     bs.check(swapped)
     assert bs.occupied(swapped) == bs.occupied(shelf)
     assert sorted(bs.cards(swapped)) == sorted(bs.cards(shelf))
     assert bs.entombed_count(swapped) == bs.entombed_count(shelf)
     assert bs.stack_at(swapped, first)["top"] == bs.stack_at(shelf, second)["top"]
     assert bs.stack_at(swapped, first)["under"] == bs.stack_at(shelf, first)["under"]
-    assert bs.swap_cells(swapped, first, second) == shelf
+    assert shelf_moves.swap_cells(swapped, first, second) == shelf

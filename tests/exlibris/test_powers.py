@@ -11,6 +11,7 @@ import pytest
 
 from games.engine.exlibris import bookshelf as bs
 from games.engine.exlibris import engine as E
+from games.engine.exlibris import shelf_moves
 from games.engine.exlibris.cards import CARDS, LIBRARIES
 from games.engine.exlibris.engine import IllegalAction
 
@@ -231,7 +232,7 @@ def test_x63_a_wizard_driven_shelving_may_push_a_line_and_fill_the_gap():
     pushes = [a_ for a_ in E.legal_actions(state, 0) if a_["type"] == "push"]
     assert pushes == [
         {"type": "push", "cell": list(cell), "direction": d}
-        for cell, d in bs.push_targets(state["seats"][0]["bookshelf"])
+        for cell, d in shelf_moves.push_targets(state["seats"][0]["bookshelf"])
     ]
     assert len(pushes) == 8  # 2 cells x 4 directions: a 1-row bookshelf may grow either way
     bound_holds(state)

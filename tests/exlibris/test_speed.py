@@ -1,4 +1,4 @@
-"""What the engine's speed-ups must keep (issue 16): a move copies on write, sharing with the
+"""What the engine's speed-ups must keep: a move copies on write, sharing with the
 state before it every seat and tile record it leaves alone, so no later move may change an
 earlier state (X86) and replaying a game from its setup gives the very same states; the
 `legal_actions` list a state keeps for `apply_action`'s check is seen by nothing else and lets
@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from games.engine.exlibris import bookshelf as bs
 from games.engine.exlibris import engine as E
+from games.engine.exlibris import shelf_moves
 from games.engine.exlibris.engine import IllegalAction
 
 TABLES = [
@@ -201,7 +202,7 @@ def brute_destinations(shelf: dict, start, end) -> list:
 def brute_reshelve_cells(shelf: dict, origin) -> list:
     """X42 by its words: the empty cells next to the lifted bookshelf, not the origin, that
     leave it valid (X13)."""
-    taken = bs.occupied(bs.lift(shelf, origin)[0])
+    taken = bs.occupied(shelf_moves.lift(shelf, origin)[0])
     return sorted(
         {
             (row + d_row, col + d_col)
@@ -230,18 +231,18 @@ def test_x14_x15_x42_x52_x63_each_move_checked_alone_is_one_its_list_offers():
             for col in range(min(cols) - 2, max(cols) + 3)
         ]
         shelving, removable = set(bs.shelving_cells(shelf)), set(bs.removable_cells(shelf))
-        pushes = set(bs.push_targets(shelf))
+        pushes = set(shelf_moves.push_targets(shelf))
         for cell in window:
             assert accepts(bs.shelve, shelf, "NEW", cell) == (cell in shelving)
             assert accepts(bs.remove, shelf, cell) == (cell in removable)
-            for direction in bs.DIRECTIONS:
-                pushed = accepts(bs.push, shelf, "NEW", cell, direction)
+            for direction in shelf_moves.DIRECTIONS:
+                pushed = accepts(shelf_moves.push, shelf, "NEW", cell, direction)
                 assert pushed == ((cell, direction) in pushes)
         for origin in taken:
-            assert bs.reshelve_cells(shelf, origin) == brute_reshelve_cells(shelf, origin)
-        for start in bs.run_starts(shelf):
-            for end in bs.run_ends(shelf, start):
-                assert bs.run_destinations(shelf, start, end) == brute_destinations(
+            assert shelf_moves.reshelve_cells(shelf, origin) == brute_reshelve_cells(shelf, origin)
+        for start in shelf_moves.run_starts(shelf):
+            for end in shelf_moves.run_ends(shelf, start):
+                assert shelf_moves.run_destinations(shelf, start, end) == brute_destinations(
                     shelf, start, end
                 )
 

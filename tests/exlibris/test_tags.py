@@ -1,4 +1,4 @@
-"""Every rule of the spec is cited by a test (issue 16): each tag X1-X90 of
+"""Every rule of the spec is cited by a test: each tag X1-X90 of
 `ex-libris-spec.md` appears in the name or the docstring of a test function under tests/, a range
 ("X19-X33" in a docstring, "x6_to_x11" in a name) citing each tag it spans."""
 

@@ -1,4 +1,4 @@
-"""Ex Libris played on the site only through its board (issue 18): every move is a button the
+"""Ex Libris played on the site only through its board: every move is a button the
 page or the partial it got back renders, chosen at random, posted as htmx or as a plain form,
 with bots in the other seats or several people, solo and at 2, 3 and 4 players, to the scored
 end. At every step the buttons are exactly the engine's legal actions (X86), and every page and

@@ -1,4 +1,4 @@
-"""Ex Libris tables (issue 18): opened and joined from the lobby's form (a plain POST) and from
+"""Ex Libris tables: opened and joined from the lobby's form (a plain POST) and from
 the API, at 2, 3 and 4 players and solo with its difficulty (X82, X85), in every variant (X78–X80)
 with owner-wide powers or not (X81), bot seats, private tables, spectators and turn times. A bad
 option gets a clear message and opens nothing; a solo table starts at once and is never rated.

@@ -9,7 +9,7 @@ seat loads the game page every few moves and at the end. Bytes are the UTF-8 byt
 as the socket frame or the document carries it (uncompressed). The first board over the budget
 fails the game at once.
 
-The budget: Biblios' 30 KB (issue 17) alone, 48 KB with 2–4 players. A multiplayer board draws
+The budget: Biblios' 30 KB alone, 48 KB with 2–4 players. A multiplayer board draws
 every seat's bookshelf (up to four of ~20 cards, each card's books as symbols), the locations'
 cards, a hand of up to 30 and, at the end, each player's form and a chart: about three times the
 cards of a Biblios board, already drawn as lightly as the look allows (the other seats' shelves

@@ -1,4 +1,4 @@
-"""Players for the friends tests (issue 19), a logged-in browser for each, and friendships
+"""Players for the friends tests, a logged-in browser for each, and friendships
 made through the services."""
 
 import pytest
@@ -11,7 +11,7 @@ from tests.api.conftest import ApiClient
 
 @pytest.fixture
 def users(django_user_model):
-    """ada, basil, clio, dora (shown as "Ada"…), the names the pages' assertions read."""
+    """Ada, basil, clio, dora (shown as "Ada"…), the names the pages' assertions read."""
     return [
         django_user_model.objects.create_user(name, password="x", display_name=name.title())
         for name in ("ada", "basil", "clio", "dora")

@@ -1,4 +1,4 @@
-"""A blocked player's chat does not reach the blocker live either (issue 19, "Blocking a user
+"""A blocked player's chat does not reach the blocker live either ("Blocking a user
 hides their chat"): each socket renders the chat for its own reader."""
 
 import pytest

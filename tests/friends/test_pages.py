@@ -1,4 +1,4 @@
-"""The friend buttons on profiles, the friends page and the friends API (issue 19, "Friends":
+"""The friend buttons on profiles, the friends page and the friends API ("Friends":
 requests from the profile page and the API), as plain POSTs, with htmx, and in FR and ES."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Friend requests, friendships and blocks through the service layer (issue 19, "Friends":
+"""Friend requests, friendships and blocks through the service layer ("Friends":
 send, accept, refuse and remove friend requests; blocking refuses their requests)."""
 
 import pytest

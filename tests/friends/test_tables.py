@@ -1,4 +1,4 @@
-"""What friendships and blocks change at the tables (issue 19, "Friends"): friends' open tables
+"""What friendships and blocks change at the tables ("Friends"): friends' open tables
 first in the lobby; tables for the host's friends only (listed to them alone, every door of
 joining refused to the rest); inviting a friend from the table; a blocked user's chat hidden
 from the one who blocked them."""

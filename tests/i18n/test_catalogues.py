@@ -1,4 +1,4 @@
-"""The French and Spanish catalogues hold every string of the code, translated (issue 7).
+"""The French and Spanish catalogues hold every string of the code, translated.
 
 `update_translations` (what `make messages` runs) extracts the strings of a copy of the project
 into a copy of its catalogues: a string added to the code since the catalogues were last
@@ -58,7 +58,7 @@ def test_every_string_of_the_code_is_translated(extracted, language):
 
 @pytest.mark.parametrize("language", ["fr", "es"])
 def test_translations_keep_their_placeholders(extracted, language):
-    """msgfmt --check: every %(name)s of a msgid is in its translation, plurals complete."""
+    """Msgfmt --check: every %(name)s of a msgid is in its translation, plurals complete."""
     check = subprocess.run(
         ["msgfmt", "--check", "-o", "/dev/null", str(extracted[language])],
         capture_output=True,

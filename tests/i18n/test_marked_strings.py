@@ -1,4 +1,4 @@
-"""Every word a template shows is marked for translation (issue 7).
+"""Every word a template shows is marked for translation.
 
 Each template is cut by Django's own lexer; everything that is not plain text (variables, tags,
 translated strings) becomes a placeholder, and the remaining HTML is read with the standard

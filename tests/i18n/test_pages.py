@@ -1,5 +1,5 @@
 """The site in French and Spanish: pages, official card names, the remembered language, and
-game log lines in each reader's own language, on pages and on live pushes (issue 7)."""
+game log lines in each reader's own language, on pages and on live pushes."""
 
 import random
 import re

@@ -1,4 +1,4 @@
-"""A game still being built (issue 18's way to land Ex Libris in steps): installed at the alpha
+"""A game still being built (way to land Ex Libris in steps): installed at the alpha
 stage, it is off the lobby, the API and the rules pages until its entry says it is live.
 High card (tests/kinds/toy/) stands in for it, installed at that stage for these tests only."""
 

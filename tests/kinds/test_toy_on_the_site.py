@@ -1,7 +1,7 @@
 """A game the platform has never heard of, on the site: High card (tests/kinds/toy/), installed
 for these tests only, is opened through the API, played to the end through the API and through
 its board page, stored with its result, rated, and replayed, with nothing of it in the
-platform's code. That is issue 14's proof that the next game is a new folder.
+platform's code. That proves the next game is a new folder.
 
 Every page and every API answer on the way is checked against what its reader may know: a
 seat its own hand and face-down card, everyone the tricks turned up, nobody the stock.

@@ -1,5 +1,5 @@
 """The move from Biblios editions to (kind, variant) keeps every stored game, seat, move and
-rating, on a database filled by the old schema, and migrates back (issue 14).
+rating, on a database filled by the old schema, and migrates back.
 
 Runs on whichever database the suite runs on, so CI checks it on SQLite and on PostgreSQL.
 """

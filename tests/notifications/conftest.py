@@ -1,4 +1,4 @@
-"""People with e-mail addresses, quick bots, and the commit that sends (issue 19)."""
+"""People with e-mail addresses, quick bots, and the commit that sends."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Each event of issue 19 reaches its players in the site and by e-mail exactly once: your turn
+"""Each event players are told of reaches them in the site and by e-mail exactly once: your turn
 at turn-based tables, a game's start and end at any table, a rematch, a moderator's message;
 never for a player's own move, never to bots, nothing for live tables' turns.
 

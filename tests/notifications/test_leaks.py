@@ -1,4 +1,4 @@
-"""Nothing a notification says reveals hidden information (issue 19): whole turn-based games of
+"""Nothing a notification says reveals hidden information: whole turn-based games of
 each live kind are played with every channel on (e-mail, push, the list page, the API), in
 English, French and Spanish, and every text each player receives goes through the leak scans
 the boards' tests use (tests/web for Biblios, tests/exlibris_site for Ex Libris) against what

@@ -1,4 +1,4 @@
-"""The navigation's counts stay live over `ws/me/` (issue 19): a new notification, a game
+"""The navigation's counts stay live over `ws/me/`: a new notification, a game
 that comes to wait on you (or stops), notices read, each pushes the reader's new counts as
 out-of-band swaps, to that reader's pages only, in their language."""
 

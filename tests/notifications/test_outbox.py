@@ -1,4 +1,4 @@
-"""The outbox sends what was committed exactly once (issue 19): when the process dies between
+"""The outbox sends what was committed exactly once: when the process dies between
 the commit and the sending, when a worker dies holding its claim, when the mail server fails;
 push goes only to users with a subscription, through webpush.delivery.send_to_user.
 """

@@ -1,4 +1,4 @@
-"""The notifications page, the navigation's unread count and the API (issue 19): the list
+"""The notifications page, the navigation's unread count and the API: the list
 newest first, links to the games, a Join button for an invitation to an open table, marking
 read by htmx and by plain form, and the same through `/api/notifications`."""
 

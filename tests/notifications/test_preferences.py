@@ -1,5 +1,5 @@
 """The e-mail choice (each notice, a daily digest, none) and the one-click unsubscribe link that
-needs no log-in (issue 19)."""
+needs no log-in."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""Seeing a game reads its notices (issue 19). A live table's start and end are told to its
+"""Seeing a game reads its notices. A live table's start and end are told to its
 players, but one who opens the game's page, or whose open page is pushed the news, needs no
 unread badge for what they are looking at; other games' notices, and other players', stay
 unread."""

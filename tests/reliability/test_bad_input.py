@@ -1,4 +1,4 @@
-"""Input that once answered 500 (issue 15): Unicode digits and huge numbers in form fields, NUL
+"""Input that once answered 500: Unicode digits and huge numbers in form fields, NUL
 bytes that PostgreSQL refuses in text, and junk bot levels that the API made open seats of; JSON
 nested deeper than Python's recursion limit at every door that reads a JSON body, and what
 else the site's one JSON reader (biblios_site.inputs.json_object) refuses.

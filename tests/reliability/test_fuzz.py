@@ -202,7 +202,7 @@ def test_junk_form_fields_and_urls_get_4xx_and_change_nothing(game):
     assert snapshot(game.pk) == before
 
 
-# What once answered 500 somewhere (issue 15), as text: Unicode digits that str.isdigit() or
+# What once answered 500 somewhere, as text: Unicode digits that str.isdigit() or
 # int() accept, numbers too big for int() or for a database column, NUL (PostgreSQL refuses it
 # in text), and the odd rest.
 JUNK_TEXT = {

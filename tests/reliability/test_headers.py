@@ -1,4 +1,4 @@
-"""Response headers and the WebSocket origin check (issue 15, "Headers").
+"""Response headers and the WebSocket origin check ("Headers").
 
 Every HTML page carries a Content-Security-Policy that allows this site's own scripts, styles
 and sockets only, and no page holds inline code the policy would block; the language cookie is

@@ -52,7 +52,7 @@ def browser(user=None, ip="127.0.0.1") -> Client:
 
 @pytest.fixture
 def lockout(settings):
-    """django-axes on, as in production: three failures per (username, IP), 15 minutes off."""
+    """Django-axes on, as in production: three failures per (username, IP), 15 minutes off."""
     settings.AXES_ENABLED = True
     settings.AXES_FAILURE_LIMIT = 3
     settings.AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
@@ -253,7 +253,7 @@ def test_resyncs_per_socket_are_limited(settings, users, as_json):
 
 
 def test_friend_requests_to_strangers_are_limited_and_answers_are_not(settings, users):
-    """Issue 19: each request lands on a stranger's friends page; accepting one costs nothing."""
+    """Each request lands on a stranger's friends page; accepting one costs nothing."""
     asker, *others = users
     limit(settings, "friend_request", f"2/{DAY}", asker.pk, others[2].pk)
     client = browser(asker)

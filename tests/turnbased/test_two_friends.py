@@ -1,4 +1,4 @@
-"""Issue 19's "done when", through the pages where a person would act: two friends start a
+"""Turn-based play between friends, through the pages where a person would act: two friends start a
 24-hour turn-based game for friends only, each is told by e-mail and on their phone (a push
 at a local push service) whenever it becomes their turn, they play a move a day, and finish.
 """

@@ -1,5 +1,5 @@
 """Turn-based games played a move a day, and the "Your turn" list and count that tell each
-player where they are awaited (issue 19).
+player where they are awaited.
 
 Time is injected (`now=`), so a game of moves days apart runs in a moment; the list is checked
 against the engine itself (`waiting_on`) after every move.

@@ -1,4 +1,4 @@
-"""The create-table form's one menu of games and variants (issue 18, with Ex Libris live beside
+"""The create-table form's one menu of games and variants (with Ex Libris live beside
 Biblios): each game's variants grouped under its name and posted as "kind/variant", so no game is
 posted with another's variant; the chosen game's options box, table sizes and bots are the ones
 shown (site.css, by the menu's order), without JavaScript. A post of a game with another game's

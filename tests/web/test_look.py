@@ -1,4 +1,4 @@
-"""The look of the board (issue 7): card faces that read without colour, a banner naming who acts
+"""The look of the board: card faces that read without colour, a banner naming who acts
 and what is awaited, the end-of-game chart and tie-breaks, the rematch, the rules pages, the live
 region for screen readers, and the board script served from our own static files.
 """

@@ -54,7 +54,7 @@ def test_page_board_keeps_the_socket_outside_every_swapped_region(users, clients
     html = clients[users[0].pk].get(f"/games/{game.pk}/").content.decode()
     root = parse_tree(html)
     sockets = [node for node in root.walk() if "ws-connect" in node.attrs]
-    # The game's socket, beside the navigation's counts (`ws/me/`, issue 19).
+    # The game's socket, beside the navigation's counts (`ws/me/`).
     (socket,) = [node for node in sockets if node.attrs["ws-connect"].startswith("/ws/games/")]
     assert {node.attrs["ws-connect"] for node in sockets} == {socket.attrs["ws-connect"], "/ws/me/"}
     assert socket.attrs["ws-connect"] == f"/ws/games/{game.pk}/"

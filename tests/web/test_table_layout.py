@@ -1,4 +1,4 @@
-"""The board as a game table (issue 17): the hand as cards grouped by category, the others'
+"""The board as a game table: the hand as cards grouped by category, the others'
 seats, the card in play and the piles as face-down backs that carry no id, one message per
 situation after somebody leaves, the page's h1, "Leave game" for a player who waited for the
 start, the chat's empty state and report confirmation, a ranking numbered once, the board's

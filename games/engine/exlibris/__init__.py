@@ -1,7 +1,7 @@
-"""Ex Libris rules engine, first building blocks (issue 16).
+"""The Ex Libris rules engine: pure and stdlib-only, over the contract of `games.engine.protocol`.
 
-Pure, stdlib-only pieces of an Ex Libris engine: the card, location and library tables
-(`data/`, loaded by `cards`), the seeded setup (`setup`), the bookshelf and the inspection form.
-Rules are cited by the X tags of the project's Ex Libris spec. The package is NOT registered as a
-game yet: no game kind, view or protocol module uses it, so players never see it.
+`engine` is its facade (the module the registry names); the card, location and library tables are
+`data/`, loaded by `cards`; the seeded setup is `setup`; the bookshelf and its moves, the rounds,
+the decisions, the locations, the assistants, the view and the inspection are modules of their
+own (docs/exlibris.md). Rules are cited by the X tags of the project's Ex Libris spec.
 """

@@ -2,6 +2,7 @@
 the Mummy's and the Wizard's ways too, X56, X63), and the home actions (X22, X32)."""
 
 from . import bookshelf as bs
+from . import shelf_moves
 from .decisions import decision
 from .state import _draw, _event, _power, _push, _seat
 
@@ -81,7 +82,7 @@ def _shelve_cell_choices(state: dict, seat: int, top: dict) -> list[dict]:
     elif top.get("power") == "wizard":
         actions += [
             {"type": "push", "cell": list(cell), "direction": direction}
-            for cell, direction in bs.push_targets(shelf)
+            for cell, direction in shelf_moves.push_targets(shelf)
         ]
     return actions
 
@@ -96,7 +97,7 @@ def _do_shelve_cell(state: dict, seat: int, action: dict) -> None:
     shelf = record["bookshelf"]
     how = action.get("how")
     if action["type"] == "push":
-        record["bookshelf"] = bs.push(shelf, card, cell, action["direction"])
+        record["bookshelf"] = shelf_moves.push(shelf, card, cell, action["direction"])
         how = action["direction"]
     else:
         record["bookshelf"] = bs.shelve(shelf, card, cell, how)

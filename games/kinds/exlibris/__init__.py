@@ -1,2 +1,2 @@
-"""Ex Libris as a game kind of the platform (issue 16): for now only its bots (`bots`), beside
-the pure engine (`games/engine/exlibris/`). The kind is not registered yet."""
+"""Ex Libris as a game kind of the platform (`kind.py`, registered in the settings): its bots,
+presenter, names, board templates and lesson, beside the pure engine (`games/engine/exlibris/`)."""

@@ -1,4 +1,4 @@
-"""Ex Libris' entry in the game registry: live since its board became whole (issue 18)."""
+"""Ex Libris' entry in the game registry: live since its board became whole."""
 
 from django.utils.translation import pgettext_lazy
 

@@ -1,4 +1,4 @@
-"""Send what the notifications' outbox holds, due e-mails, digests and pushes (issue 19).
+"""Send what the notifications' outbox holds, due e-mails, digests and pushes.
 
 The daphne workers do this by themselves every NOTIFY_POLL_S; this is for a deployment that
 runs its workers with TURN_WORKER=0, or to drain the outbox by hand (cron, a shell).

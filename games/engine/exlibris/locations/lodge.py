@@ -1,6 +1,7 @@
 """The Librarians Lodge (X42): an assistant home, and a bookshelf's cards rearranged."""
 
 from .. import bookshelf as bs
+from .. import shelf_moves
 from ..decisions import decision, effect
 from ..state import HOME_SPACES, SHELVING_POWERS, _event, _occupants, _power, _push, _seat, _tile
 
@@ -92,7 +93,7 @@ def _lodge_shelf_choices(state: dict, seat: int, top: dict) -> list[dict]:
         actions += [{"type": "exchange", "cell": cell} for cell in cells]
     if len(cells) >= 2:
         actions += [{"type": "swap", "cell": cell} for cell in cells]
-    origins = bs.reshelve_origins(shelf, _lodge_power(state, seat))
+    origins = shelf_moves.reshelve_origins(shelf, _lodge_power(state, seat))
     return actions + [{"type": "reshelve", "cell": list(cell)} for cell in origins]
 
 
@@ -118,20 +119,20 @@ def _lodge_second_choices(state: dict, seat: int, top: dict) -> list[dict]:
     if top["kind"] == "lodge_exchange":
         return [{"type": "give", "card": card} for card in record["hand"]]
     if top["kind"] == "lodge_swap":
-        partners = bs.swap_partners(shelf, top["cell"])
+        partners = shelf_moves.swap_partners(shelf, top["cell"])
         return [{"type": "swap_with", "cell": list(cell)} for cell in partners]
     origin = top["cell"]
-    actions = [{"type": "cell", "cell": list(c)} for c in bs.reshelve_cells(shelf, origin)]
+    actions = [{"type": "cell", "cell": list(c)} for c in shelf_moves.reshelve_cells(shelf, origin)]
     if top["power"] == "mummy":  # X56, X90.5: on top of or under a single card (2n)
         actions += [
             {"type": "stack", "cell": list(cell), "how": how}
-            for cell in bs.reshelve_stacking_cells(shelf, origin)
+            for cell in shelf_moves.reshelve_stacking_cells(shelf, origin)
             for how in ("on", "under")
         ]
     elif top["power"] == "wizard":  # X63, X90.5: a push on the lifted bookshelf (4n)
         actions += [
             {"type": "push", "cell": list(cell), "direction": direction}
-            for cell, direction in bs.reshelve_pushes(shelf, origin)
+            for cell, direction in shelf_moves.reshelve_pushes(shelf, origin)
         ]
     return actions
 
@@ -142,7 +143,9 @@ def _do_lodge_exchange(state: dict, seat: int, action: dict) -> None:
     card goes to hand. Both cards are public (X77: top cards are)."""
     top = state["pending"].pop()
     record = _seat(state, seat)
-    record["bookshelf"], old = bs.swap_with_hand(record["bookshelf"], top["cell"], action["card"])
+    record["bookshelf"], old = shelf_moves.swap_with_hand(
+        record["bookshelf"], top["cell"], action["card"]
+    )
     record["hand"].remove(action["card"])
     record["hand"].append(old)
     _event(
@@ -155,7 +158,7 @@ def _do_lodge_swap(state: dict, seat: int, action: dict) -> None:
     """X42 (b): the top cards of two cells change places (not a shelving, X16)."""
     top = state["pending"].pop()
     record = _seat(state, seat)
-    record["bookshelf"] = bs.swap_cells(record["bookshelf"], top["cell"], action["cell"])
+    record["bookshelf"] = shelf_moves.swap_cells(record["bookshelf"], top["cell"], action["cell"])
     _event(state, "swapped", seat=seat, cells=[top["cell"], action["cell"]], rule="X42")
 
 
@@ -168,9 +171,9 @@ def _do_lodge_reshelve(state: dict, seat: int, action: dict) -> None:
     record = _seat(state, seat)
     shelf, origin, cell = record["bookshelf"], top["cell"], action["cell"]
     if action["type"] == "push":
-        record["bookshelf"] = bs.reshelve_push(shelf, origin, cell, action["direction"])
+        record["bookshelf"] = shelf_moves.reshelve_push(shelf, origin, cell, action["direction"])
         how = action["direction"]
     else:
         how = action.get("how")
-        record["bookshelf"] = bs.reshelve(shelf, origin, cell, how)
+        record["bookshelf"] = shelf_moves.reshelve(shelf, origin, cell, how)
     _event(state, "reshelved", seat=seat, origin=origin, cell=cell, how=how, rule="X42")

@@ -1,6 +1,6 @@
 """The Shelfmasons (X52): a run of your bookshelf moved."""
 
-from .. import bookshelf as bs
+from .. import shelf_moves
 from ..decisions import decision, effect
 from ..state import _event, _push, _seat
 
@@ -9,7 +9,7 @@ from ..state import _event, _push, _seat
 def _shelfmasons(state: dict, seat: int) -> None:
     """X52: you may move a run of your bookshelf (first cell or pass, last cell, destination,
     X87); a bookshelf with no movable run offers nothing (X34)."""
-    starts = bs.run_starts(state["seats"][seat]["bookshelf"])
+    starts = shelf_moves.run_starts(state["seats"][seat]["bookshelf"])
     if starts:  # each step's options are kept with it: the bookshelf cannot change meanwhile
         _push(state, "run_start", seat=seat, options=[list(c) for c in starts], rule="X52")
 
@@ -25,7 +25,7 @@ def _do_run_start(state: dict, seat: int, action: dict) -> None:
     top = state["pending"].pop()
     if action["type"] == "run":
         start = action["cell"]
-        ends = [list(c) for c in bs.run_ends(state["seats"][seat]["bookshelf"], start)]
+        ends = [list(c) for c in shelf_moves.run_ends(state["seats"][seat]["bookshelf"], start)]
         _push(state, "run_end", seat=seat, start=start, options=ends, rule=top["rule"])
 
 
@@ -38,7 +38,7 @@ def _do_run_end(state: dict, seat: int, action: dict) -> None:
     """X52: the run's last cell; then where it goes."""
     top = state["pending"].pop()
     start, end = top["start"], action["cell"]
-    spots = bs.run_destinations(state["seats"][seat]["bookshelf"], start, end)
+    spots = shelf_moves.run_destinations(state["seats"][seat]["bookshelf"], start, end)
     options = [list(c) for c in spots]
     _push(state, "run_dest", seat=seat, start=start, end=end, options=options, rule=top["rule"])
 
@@ -52,7 +52,9 @@ def _do_run_dest(state: dict, seat: int, action: dict) -> None:
     """X52, X90.4: the run lands on the destination's consecutive cells, stacks and order kept."""
     top = state["pending"].pop()
     record = _seat(state, seat)
-    record["bookshelf"] = bs.move_run(record["bookshelf"], top["start"], top["end"], action["cell"])
+    record["bookshelf"] = shelf_moves.move_run(
+        record["bookshelf"], top["start"], top["end"], action["cell"]
+    )
     _event(
         state,
         "run_moved",

@@ -22,7 +22,7 @@
 import random
 
 from games.engine.exlibris import bookshelf as bs
-from games.engine.exlibris import scoring
+from games.engine.exlibris import scoring, shelf_moves
 from games.engine.exlibris.cards import CARDS, CATEGORIES
 
 from .valuation import CATEGORY_SHARE, RANK, Outlook, spans, with_card
@@ -139,7 +139,7 @@ def cell_score(outlook: Outlook, card: str, action: dict) -> float:
     if kind == "stack":
         return outlook.value(bs.shelve(outlook.shelf, card, cell, action["how"]))
     if kind == "push":
-        return outlook.value(bs.push(outlook.shelf, card, cell, action["direction"]))
+        return outlook.value(shelf_moves.push(outlook.shelf, card, cell, action["direction"]))
     return generic_score(outlook, action)
 
 
@@ -300,7 +300,7 @@ def run_moves(outlook: Outlook, starts, end=None, trials: int = RUN_TRIALS) -> l
             runs.append((first, last))
     if end is None and len(runs) > trials // RUN_DESTINATIONS:
         runs = outlook.rng.sample(runs, max(1, trials // RUN_DESTINATIONS))
-    moves = [(s, e, d) for s, e in runs for d in bs.run_destinations(shelf, s, e)]
+    moves = [(s, e, d) for s, e in runs for d in shelf_moves.run_destinations(shelf, s, e)]
     if len(moves) > trials:
         moves = outlook.rng.sample(moves, trials)
     return [(outlook.value(moved(shelf, s, e, d)) - outlook.base, s, e, d) for s, e, d in moves]
