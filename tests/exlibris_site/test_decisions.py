@@ -11,7 +11,7 @@ import pytest
 from django.template.loader import render_to_string
 
 from games.engine.exlibris import engine
-from games.kinds.exlibris import presenter
+from games.kinds.exlibris import presenter, prompts
 
 from .helpers import SEEDED_GAMES, canonical, moves_in
 
@@ -51,7 +51,7 @@ def test_every_decision_has_its_prompt_and_a_button_per_legal_action():
         html = board(view)
         moves = moves_in(html)
         assert canonical(m.action for m in moves) == canonical(view["legal_actions"]), kind
-        assert kind in presenter.PROMPTS, f"{kind} has no prompt of its own"
+        assert kind in prompts.PROMPTS, f"{kind} has no prompt of its own"
         context = presenter.view_context(GAME, view, NAMES[: view["players"]])
         assert context["banner"]["mine"], kind
         buttons = context["actions"]["buttons"] + [
@@ -67,7 +67,7 @@ def test_every_decision_has_its_prompt_and_a_button_per_legal_action():
                 "text"
             ]
             assert NAMES[seat] in text, f"{kind}: seat {other} is not told who decides"
-    assert kinds == set(presenter.PROMPTS), "every decision kind comes up in these games"
+    assert kinds == set(prompts.PROMPTS), "every decision kind comes up in these games"
 
 
 @pytest.mark.parametrize("kind", ["cube", "goblin_give", "yard_claim"])

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from games.engine.exlibris import engine, setup
 from games.engine.exlibris.cards import CARDS, DATA_DIR, LIBRARIES, LOCATIONS
-from games.kinds.exlibris import effects, names, presenter
+from games.kinds.exlibris import effects, names, presenter, prompts
 from games.kinds.exlibris.kind import KIND
 from games.kinds.exlibris.templatetags.exlibris_board import log_line
 
@@ -282,11 +282,11 @@ def test_every_prompt_and_waiting_line_names_its_assistant_or_location_as_names_
         }
         texts = {
             (kind, "prompt"): presenter._prompt({"pending": {**pending, "kind": kind}}, READERS)
-            for kind in presenter.PROMPTS
+            for kind in prompts.PROMPTS
         }
-        texts |= {(kind, "doing"): str(doing) for kind, doing in presenter.DOING.items()}
+        texts |= {(kind, "doing"): str(doing) for kind, doing in prompts.DOING.items()}
         expected = {kind: NAMERS[what](thing) for kind, (what, thing) in ABOUT.items()}
-    assert set(ABOUT) <= set(presenter.PROMPTS)
+    assert set(ABOUT) <= set(prompts.PROMPTS)
     for (kind, which), text in texts.items():
         assert "%(" not in text, f"{kind} {which}: {text}"
         if kind in expected:

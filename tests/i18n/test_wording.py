@@ -25,6 +25,7 @@ from games.kinds.biblios import names as biblios_names
 from games.kinds.biblios import presentation
 from games.kinds.exlibris import names as exlibris_names
 from games.kinds.exlibris import presenter as exlibris_presenter
+from games.kinds.exlibris import prompts as exlibris_prompts
 from games.kinds.exlibris.templatetags import exlibris_board
 from tests.i18n.catalogue import read_po
 from tests.play import make_users, play_to_end, started_game
@@ -315,9 +316,9 @@ def _decisions():
     """Every prompt (Bob asked, Carla the owner of the assistant or the seller), every "now: …"
     of a waiting seat in the banner's sentence, and every button naming an assistant."""
     fields = {"owner": 1, "to": 1, "seller": 1, "tile": "hut", "category": "reference_texts"}
-    for kind in exlibris_presenter.PROMPTS:
+    for kind in exlibris_prompts.PROMPTS:
         yield exlibris_presenter._prompt({"pending": {"kind": kind, **fields}}, ["Bob", "Carla"])
-    for kind in exlibris_presenter.DOING:
+    for kind in exlibris_prompts.DOING:
         view = {
             "phase": "placement",
             "solo": None,
@@ -374,6 +375,6 @@ def test_what_a_waiting_seat_is_doing_reads_as_an_infinitive(language):
             for sentence in _decisions()
             if INFINITIVE_AFTER[language].search(sentence)
         ]
-    assert len(verbs) == len(exlibris_presenter.DOING)
+    assert len(verbs) == len(exlibris_prompts.DOING)
     endings = ("er", "ir", "re") if language == "fr" else ("ar", "er", "ir", "arse", "erse", "irse")
     assert [verb for verb in verbs if not verb.endswith(endings)] == []

@@ -11,18 +11,18 @@ board offers exactly what the engine lists, nothing more.
 
 from collections import defaultdict
 
-from django.utils.functional import lazy
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import wording
 from games.board_forms import action_value
-from games.charts import player_marks, player_pattern
 from games.engine.exlibris import engine
 from games.engine.exlibris.cards import CARDS, CATEGORIES, LOCATIONS
 from games.kinds.exlibris import names
 from games.kinds.exlibris.card_faces import card_chip, card_name
+from games.kinds.exlibris.prompts import DOING, DOING_DEFAULT, OWNED_ASSISTANTS, PROMPTS, naming
+from games.kinds.exlibris.scoresheet import PLACE_WORDS, inspection, score_context
 
 # The newest cards of the discard pile drawn as cards on the board (the rest: its index).
 DISCARD_NEWEST = 5
@@ -38,222 +38,6 @@ PHASES = {
 }
 
 
-class _Fields(dict):
-    """Format values that leave a field they do not hold as it was ("%(owner)s"), for the
-    prompt to fill from the pending decision."""
-
-    def __missing__(self, key: str) -> str:
-        return f"%({key})s"
-
-
-def _naming(text, *, assistant: str = "", location: str = ""):
-    """`text` with the special assistant or the location it is about filled in when read
-    (%(assistant)s or an article form such as %(the_assistant)s, %(location)s), as names.py
-    names it in the reader's language: a sentence's translation never spells a game name or
-    its article itself, so it can neither stay English nor disagree with the names list."""
-
-    def named() -> str:
-        values = _Fields()
-        if assistant:
-            values.update(names.assistant_forms(assistant))
-        if location:
-            values["location"] = names.location(location)
-        return names.capitalized(text, str(text) % values)
-
-    return lazy(named, str)()
-
-
-# What a seat is asked, said to that seat (the banner and the move's prompt). %(…)s are filled
-# from the pending decision's public fields; the assistant or location a prompt is about, from
-# names.py (`_naming`).
-NAME_A_CATEGORY = gettext_lazy("%(location)s: name a category.")
-PROMPTS = {
-    "draft_take": gettext_lazy("Take a library for your game."),
-    "draft_remove": gettext_lazy("Remove one of the libraries left from the game."),
-    "solo_keep": gettext_lazy("Keep one of the two libraries."),
-    "place": gettext_lazy(
-        "Place an assistant: choose a location on the town board, or your library."
-    ),
-    "home": gettext_lazy("Home action: draw a card, shelve a card, or do nothing."),
-    "cube": gettext_lazy(
-        "Your assistant arrived where %(owners_assistant)s is: give them a random card from "
-        "your hand, or let them take both home actions."
-    ),
-    "sasquatch": _naming(
-        gettext_lazy(
-            "An opponent arrived at %(tile)s: take your %(assistant)s back to your supply, or "
-            "leave it."
-        ),
-        assistant="sasquatch",
-    ),
-    "goblin": _naming(
-        gettext_lazy("%(assistant)s: choose a victim and a category, or stop."), assistant="goblin"
-    ),
-    "goblin_give": gettext_lazy(
-        "%(owners_assistant)s named %(category)s: give them a card of your hand holding it."
-    ),
-    "wisp": _naming(
-        gettext_lazy("%(assistant)s: discard a card of the tile, all of them, or pass."),
-        assistant="wisp",
-    ),
-    "bookworm": _naming(
-        gettext_lazy(
-            "%(assistant)s: discard a hand card to take both home actions once more, or stop."
-        ),
-        assistant="bookworm",
-    ),
-    "witch": _naming(
-        gettext_lazy("%(assistant)s: keep the card you received or the one revealed."),
-        assistant="witch",
-    ),
-    "take_tile_card": gettext_lazy("Take a card from %(tile)s."),
-    "shelve_card": gettext_lazy("Choose a card to shelve, or you are done."),
-    "shelve_cell": gettext_lazy("Click a highlighted cell of your bookshelf to shelve %(card)s."),
-    "swap_give": _naming(
-        gettext_lazy("Give a card of your hand to %(location)s."), location="swap"
-    ),
-    "community_give": _naming(
-        gettext_lazy("Give a card of the %(location)s to an opponent."), location="community"
-    ),
-    "discard_card": gettext_lazy("Discard one more card, or you are done."),
-    "cabin_name": _naming(NAME_A_CATEGORY, location="cabin"),
-    "cabin_take": _naming(
-        gettext_lazy("%(location)s: take one more card of %(category)s, or you are done."),
-        location="cabin",
-    ),
-    "run_start": _naming(
-        gettext_lazy("%(location)s: click the first cell of the run to move, or pass."),
-        location="shelfmasons",
-    ),
-    "run_end": _naming(
-        gettext_lazy("%(location)s: click the last cell of the run."), location="shelfmasons"
-    ),
-    "run_dest": _naming(
-        gettext_lazy("%(location)s: click where the run goes."), location="shelfmasons"
-    ),
-    "auction_pay": _naming(
-        gettext_lazy("%(location)s: pay a card of your hand for your bid."), location="auction"
-    ),
-    "den_name": _naming(NAME_A_CATEGORY, location="den"),
-    "lodge_part": _naming(
-        gettext_lazy("%(location)s: choose part (a) or (b), or you are done."), location="lodge"
-    ),
-    "lodge_assistant": _naming(
-        gettext_lazy("%(location)s: bring an assistant home."), location="lodge"
-    ),
-    "lodge_shelf": _naming(
-        gettext_lazy("%(location)s: click a cell of your bookshelf and what to do with it."),
-        location="lodge",
-    ),
-    "lodge_exchange": _naming(
-        gettext_lazy("%(location)s: the hand card that takes the cell."), location="lodge"
-    ),
-    "lodge_swap": _naming(
-        gettext_lazy("%(location)s: click the other cell of the swap."), location="lodge"
-    ),
-    "lodge_reshelve": _naming(
-        gettext_lazy("%(location)s: click where the card goes."), location="lodge"
-    ),
-    "dump_name": _naming(NAME_A_CATEGORY, location="dump"),
-    "dump_take": _naming(
-        gettext_lazy("%(location)s: take a discarded card of %(category)s, or none."),
-        location="dump",
-    ),
-    "tavern_pick": _naming(
-        gettext_lazy("%(location)s: take one of the revealed cards."), location="tavern"
-    ),
-    "guild_assistant": _naming(
-        gettext_lazy("%(location)s: which assistant moves from your library?"), location="guild"
-    ),
-    "guild_slot": _naming(
-        gettext_lazy("%(location)s: choose the slot it moves to."), location="guild"
-    ),
-    "tax_pay": _naming(
-        gettext_lazy(
-            "%(location)s: pay a card of your hand or a top card of your bookshelf (click it)."
-        ),
-        location="tax",
-    ),
-    "tax_discard": _naming(
-        gettext_lazy("%(location)s: discard one more of your cards, or you are done."),
-        location="tax",
-    ),
-    "tax_take": _naming(gettext_lazy("%(location)s: take a card of the tile."), location="tax"),
-    "yard_reveal": _naming(
-        gettext_lazy("%(location)s: reveal a card of your hand, or you are done."),
-        location="yard_sale",
-    ),
-    "yard_claim": _naming(
-        gettext_lazy("%(seller)s's %(location)s: take or shelve a revealed card, or pass."),
-        location="yard_sale",
-    ),
-    "golem": _naming(
-        gettext_lazy("%(assistant)s: take or shelve a leftover card, or pass."), assistant="golem"
-    ),
-    "solo_remove": gettext_lazy("Remove a face-up location from the game."),
-    "flip": gettext_lazy(
-        "Before scoring, you may turn top cards of your bookshelf face down (click them), then "
-        "say you are done. Nobody sees your choice until everyone is done."
-    ),
-}
-
-# The prompts about another seat's special assistant: (its library, the pending decision's field
-# naming its owner), for "Alice's Gelatinous Cube".
-OWNED_ASSISTANTS = {"cube": ("cube", "owner"), "goblin_give": ("goblin", "to")}
-
-# What the others read while a seat decides: "Waiting for Alice to …".
-USE_THE = gettext_lazy("use %(the_assistant)s")
-DOING = {
-    "draft_take": gettext_lazy("take a library"),
-    "draft_remove": gettext_lazy("remove a library"),
-    "solo_keep": gettext_lazy("keep a library"),
-    "place": gettext_lazy("place an assistant"),
-    "home": gettext_lazy("take a home action"),
-    "cube": _naming(gettext_lazy("reply %(to_the_assistant)s"), assistant="cube"),
-    "sasquatch": _naming(
-        gettext_lazy("decide the fate %(of_the_assistant)s"), assistant="sasquatch"
-    ),
-    "goblin": _naming(gettext_lazy("choose the victim %(of_the_assistant)s"), assistant="goblin"),
-    "goblin_give": _naming(gettext_lazy("give a card %(to_the_assistant)s"), assistant="goblin"),
-    # The Wisp, the Bookworm and the Junk Golem share these words: the article is the name's.
-    "wisp": _naming(USE_THE, assistant="wisp"),
-    "bookworm": _naming(USE_THE, assistant="bookworm"),
-    "witch": _naming(gettext_lazy("choose a card for %(the_assistant)s"), assistant="witch"),
-    "shelve_card": gettext_lazy("shelve a card"),
-    "shelve_cell": gettext_lazy("choose a cell"),
-    "auction_pay": _naming(gettext_lazy("pay at the %(location)s"), location="auction"),
-    # Two sentences alike in English: the Den and the Dump differ in gender in French.
-    "den_name": _naming(
-        pgettext_lazy("at the Gambling Den", "name a category at the %(location)s"),
-        location="den",
-    ),
-    "dump_name": _naming(
-        pgettext_lazy("at the Town Dump", "name a category at the %(location)s"), location="dump"
-    ),
-    "dump_take": _naming(gettext_lazy("search the %(location)s"), location="dump"),
-    "tavern_pick": _naming(gettext_lazy("pick a card at the %(location)s"), location="tavern"),
-    "tax_pay": _naming(gettext_lazy("pay the %(location)s"), location="tax"),
-    "yard_claim": _naming(gettext_lazy("answer the %(location)s"), location="yard_sale"),
-    "golem": _naming(USE_THE, assistant="golem"),
-    "flip": gettext_lazy("finish the pre-scoring flip"),
-}
-DOING_DEFAULT = gettext_lazy("use a location's effect")
-
-PLACE_WORDS = {
-    1: pgettext_lazy("place in a game", "1st"),
-    2: pgettext_lazy("place in a game", "2nd"),
-    3: pgettext_lazy("place in a game", "3rd"),
-    4: pgettext_lazy("place in a game", "4th"),
-}
-
-# X76, X90.1: the tie-break steps, in words.
-DECIDED_BY = {
-    "total": gettext_lazy("a higher total"),
-    "books": gettext_lazy("more face-up books"),
-    "hand": gettext_lazy("fewer cards in hand"),
-    "banned": gettext_lazy("fewer face-up Banned books"),
-}
-
 DIRECTIONS = {
     "left": pgettext_lazy("push", "←"),
     "right": pgettext_lazy("push", "→"),
@@ -266,9 +50,6 @@ DIRECTION_WORDS = {
     "up": gettext_lazy("push the column up"),
     "down": gettext_lazy("push the column down"),
 }
-
-# The scoring lines the chart draws, in the form's order.
-CHART_LINES = ("b1", "b2", "b3", "b4", "b5", "total")
 
 
 def view_context(game, view: dict, names_by_seat: list[str], *, connected=None) -> dict:
@@ -292,7 +73,7 @@ def view_context(game, view: dict, names_by_seat: list[str], *, connected=None) 
         "shelves": _shelves(view, names_by_seat, by_cell),
         "mine": _mine(view, me),
         "actions": other_actions,
-        "score": _score(view, names_by_seat),
+        "score": score_context(view, names_by_seat),
     }
     if seat == "all":
         context["deck_cards"] = view["deck_cards"]
@@ -456,22 +237,6 @@ def _end_text(view: dict, names_by_seat: list[str]) -> str:
         "count": len(names_by_seat),
     }
     return f"{text} {finished}"
-
-
-def inspection(view: dict) -> dict:
-    """The engine's `result` of a finished game, worked out from the view, which shows every
-    bookshelf, hand, focus and pre-flip once the game is over (X77)."""
-    entries = [
-        {
-            "bookshelf": seat["bookshelf"],
-            "focus": seat["focus"],
-            "hand": list(seat["hand"]),
-            "pre_flips": seat["pre_flips"],
-        }
-        for seat in view["seats"]
-    ]
-    solo_focus = view["solo"]["public_library_focus"] if view["solo"] else None
-    return engine.scored(entries, view["discard"], view["prominent"], view["banned"], solo_focus)
 
 
 def _town(view: dict) -> dict:
@@ -781,7 +546,7 @@ PLAIN = {
     "none": gettext_lazy("Take nothing"),
     "give_random": gettext_lazy("Give a random card"),
     "home_actions": gettext_lazy("Let them take both home actions"),
-    "take_back": _naming(gettext_lazy("Take %(the_assistant)s back"), assistant="sasquatch"),
+    "take_back": naming(gettext_lazy("Take %(the_assistant)s back"), assistant="sasquatch"),
     "stay": gettext_lazy("Leave it there"),
     "discard_all": gettext_lazy("Discard them all"),
 }
@@ -875,209 +640,4 @@ def _mine(view: dict, me) -> dict | None:
         "supply": [names.assistant_name(a) for a in record["supply"]],
         "home": [names.assistant_name(a) for a in record["home"]],
         "set_aside": [names.assistant_name(a) for a in record["set_aside"]],
-    }
-
-
-# ---------------------------------------------------------------------------- the inspection
-
-
-def _score(view: dict, names_by_seat: list[str]) -> dict | None:
-    if view["phase"] != "over":
-        return None
-    result = inspection(view)
-    working = result["inspection"]
-    if result["solo"]:
-        return _solo_score(view, working, names_by_seat)
-    sheets = working["players"]
-    columns = [
-        {
-            "name": names_by_seat[sheet["seat"]],
-            "is_me": sheet["seat"] == view["seat"],
-            "winner": sheet["seat"] in result["winners"],
-            **_sheet(sheet, working),
-        }
-        for sheet in sheets
-    ]
-    ranking = [
-        {
-            "place": sheets[seat]["place"],
-            "name": names_by_seat[seat],
-            "total": sheets[seat]["total"],
-            "is_me": seat == view["seat"],
-            "hand": [card_name(card) for card in view["seats"][seat]["hand"]],
-            "decided_by": DECIDED_BY.get(sheets[seat]["decided_by"], "")
-            if sheets[seat]["decided_by"] not in (None, "total")
-            else "",
-        }
-        for seat in working["ranking"]
-    ]
-    return {
-        "solo": False,
-        "columns": columns,
-        "ranking": ranking,
-        "shared_win": working["shared_win"],
-        "winners": [names_by_seat[w] for w in result["winners"]],
-        **_form_rows(columns, working),
-    }
-
-
-def _form_rows(columns: list[dict], working: dict) -> dict:
-    """What both forms share: the chart, the A2 rows per category, the town's categories."""
-    return {
-        "chart": _chart([(column["name"], column) for column in columns]),
-        "count_rows": [
-            (category, [column["counts"][index] for column in columns])
-            for index, category in enumerate(CATEGORIES)
-        ],
-        "prominent_name": names.category(working["prominent"]),
-        "banned_name": names.category(working["banned"]),
-    }
-
-
-def _sheet(sheet: dict, working: dict) -> dict:
-    """One player's form (X68–X76) in the board's words."""
-    stability = sheet["stability"]
-    return {
-        "focus": sheet["focus"],
-        "pre_flips": len(sheet["pre_flips"]),
-        "a1_cards": [card_name(card) for card in sheet["a1_flipped_cards"]],
-        "counts": [sheet["counts"][category] for category in CATEGORIES],
-        "books": sheet["books"],
-        "rectangle": gettext("%(width)s × %(height)s")
-        % {"width": stability["width"], "height": stability["height"]},
-        "entombed": stability["entombed"],
-        "b1": sheet["b1"],
-        "prominent_books": sheet["prominent_books"],
-        "b2_place": PLACE_WORDS.get(sheet.get("b2_place"), ""),
-        "b2": sheet["b2"],
-        "banned_books": sheet["banned_books"],
-        "b3": sheet["b3"],
-        "scarcest": [names.category(c) for c in sheet["scarcest"]],
-        "b4": sheet["b4"],
-        "b5": sheet["b5"],
-        "hand": sheet["hand"],
-        "total": sheet["total"],
-        "place": sheet.get("place"),
-    }
-
-
-def _solo_score(view: dict, working: dict, names_by_seat: list[str]) -> dict:
-    player, library = working["player"], working["public_library"]
-    mine = {
-        "name": names_by_seat[0],
-        "is_me": view["seat"] == 0,
-        "winner": working["player_wins"],
-        **_sheet({**player, "seat": 0, "hand": 0}, working),
-    }
-    theirs = {
-        "name": gettext("Public Library"),
-        "is_me": False,
-        "winner": not working["player_wins"],
-        "focus": library["focus"],
-        "pre_flips": 0,
-        "a1_cards": [],
-        "counts": [library["counts"][category] for category in CATEGORIES],
-        "books": library["books"],
-        "rectangle": "",
-        "entombed": "",
-        "b1": 0,
-        "prominent_books": library["prominent_books"],
-        "b2_place": "",
-        "b2": library["b2"],
-        "banned_books": library["banned_books"],
-        "b3": library["b3"],
-        "scarcest": [names.category(c) for c in library["scarcest"]],
-        "b4": library["b4"],
-        "b5": library["b5"],
-        "hand": 0,
-        "total": library["total"],
-        "place": None,
-    }
-    columns = [mine, theirs]
-    return {
-        "solo": True,
-        "columns": columns,
-        "ranking": [],
-        "shared_win": False,
-        "winners": [mine["name"]] if working["player_wins"] else [theirs["name"]],
-        **_form_rows(columns, working),
-        "discarded_hand": working["discarded_hand"],
-    }
-
-
-CHART_LABELS = {
-    "b1": pgettext_lazy("scoring line", "Stability"),
-    "b2": pgettext_lazy("scoring line", "Prominent"),
-    "b3": pgettext_lazy("scoring line", "Banned"),
-    "b4": pgettext_lazy("scoring line", "Diversity"),
-    "b5": pgettext_lazy("scoring line", "Focus"),
-    "total": pgettext_lazy("scoring line", "Total"),
-}
-
-
-def _chart(players: list[tuple[str, dict]]) -> dict:
-    """A grouped bar chart of the form's lines per player (SVG numbers: the template writes
-    them unlocalized). Bars grow up from the zero line, a Banned penalty down from it."""
-    bar_width, gap, group_gap = 12, 2, 14
-    # Room under each group for its label ("Especialidad", 8.5 px bold): two players' bars
-    # alone left the labels overlapping.
-    label_room = 60
-    top, plot, below = 14, 110, 40
-    values = [sheet[line] for _, sheet in players for line in CHART_LINES]
-    high = max(1, max(values))
-    low = min(0, min(values))
-    scale = plot / (high - low)
-    baseline = top + high * scale
-    bars_width = len(players) * (bar_width + gap) - gap
-    group_width = max(bars_width, label_room)
-    marks = player_marks([name for name, _ in players])
-    groups = []
-    x = group_gap
-    for line in CHART_LINES:
-        bars = []
-        for index, (name, sheet) in enumerate(players):
-            value = sheet[line]
-            height = abs(value) * scale
-            bar_x = x + (group_width - bars_width) / 2 + index * (bar_width + gap)
-            bars.append(
-                {
-                    "x": round(bar_x, 1),
-                    "y": round(baseline - height if value >= 0 else baseline, 1),
-                    "height": round(height, 1),
-                    "text_x": round(bar_x + bar_width / 2, 1),
-                    "text_y": round(
-                        baseline - height - 3 if value >= 0 else baseline + height + 9, 1
-                    ),
-                    "value": value,
-                    "name": name,
-                    "initial": marks[index],
-                    "pattern": player_pattern(index),
-                }
-            )
-        groups.append(
-            {
-                "line": line,
-                "label": CHART_LABELS[line],
-                "center": round(x + group_width / 2, 1),
-                "bars": bars,
-            }
-        )
-        x += group_width + group_gap
-    height = baseline + (-low) * scale + below
-    return {
-        "width": round(x, 1),
-        "height": round(height, 1),
-        "baseline": round(baseline, 1),
-        "bar_width": bar_width,
-        "label_y": round(height - 20, 1),
-        "initial_y": round(height - 8, 1),
-        "groups": groups,
-        "legend": [
-            {
-                "name": name,
-                "initial": marks[i],
-                "pattern": player_pattern(i),
-            }
-            for i, (name, _) in enumerate(players)
-        ],
     }

@@ -23,7 +23,7 @@ from games.engine.exlibris import bookshelf as bs
 from games.engine.exlibris import engine, scoring
 from games.engine.exlibris.cards import CATEGORIES
 from games.engine.exlibris.setup import END_THRESHOLD
-from games.kinds.exlibris import bots, effects, names, presenter
+from games.kinds.exlibris import bots, effects, names, presenter, scoresheet
 from games.kinds.exlibris.card_faces import card_name
 from games.kinds.registry import Lesson, LessonStep
 
@@ -387,7 +387,7 @@ LINES = (
 
 def ending(view: dict) -> list[str]:
     """The inspection explained line by line from the engine's result, then the winner."""
-    result = presenter.inspection(view)
+    result = scoresheet.inspection(view)
     sheets = result["inspection"]["players"]
     me, bot = sheets[LEARNER], sheets[BOT]
     turned = me["a1_flipped_cards"]
@@ -413,7 +413,7 @@ def ending(view: dict) -> list[str]:
     step = sheets[result["winners"][0]]["decided_by"]
     if not result["inspection"]["shared_win"] and step not in (None, "total"):  # X76
         lines.append(
-            gettext("Equal totals: decided by %(step)s.") % {"step": presenter.DECIDED_BY[step]}
+            gettext("Equal totals: decided by %(step)s.") % {"step": scoresheet.DECIDED_BY[step]}
         )
     return lines
 
