@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 
-from benchmarks.load import create_players, open_tables, setup_database, site_env
+from benchmarks.site import create_players, open_tables, setup_database, site_env
 
 
 def mid_game(kind: str, moves: int, seed: int):

@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from benchmarks.load import Workers, free_port
+from benchmarks.site import Workers, free_port
 from tests.browser.players import play_moves, seat_a_table, unique_tag
 from tests.deploy.conftest import ROOT
 from tests.reliability.test_redis_restart import RedisServer

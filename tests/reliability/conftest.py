@@ -1,6 +1,6 @@
 """Live daphne workers on the test database, for the tests that need real processes.
 
-The workers are the same as the load benchmark's (benchmarks/load.py): production settings
+The workers are the same as the load benchmark's (benchmarks/site.py): production settings
 (DEBUG off) on free localhost ports, sharing the test database (committed data, so the tests
 use `transactional_db`) and, when REDIS_URL is set, the Redis channel layer and cache.
 """
@@ -14,7 +14,8 @@ from django.core.cache import cache
 from django.db import connection
 
 from accounts.models import ApiToken
-from benchmarks.load import Http, Socket, Workers, close_all, game_socket_url, site_env
+from benchmarks.client import Http, Socket, close_all, game_socket_url
+from benchmarks.site import Workers, site_env
 from biblios_site import ratelimit
 
 # The live tests' players, and a channel layer of each test's own for the in-process sockets.

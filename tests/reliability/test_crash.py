@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from benchmarks.load import Http
+from benchmarks.client import Http
 from games import moderation
 from games.models import Game
 from tests.play import seated_users, started_game

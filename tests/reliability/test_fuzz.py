@@ -456,7 +456,7 @@ def test_a_live_worker_survives_junk_socket_paths_and_handshakes(site, users):
     url = site(1).urls[0]
 
     async def scenario():
-        from benchmarks.load import Socket
+        from benchmarks.client import Socket
 
         for path in ["/ws/nope/", "/ws/games/abc/", "/ws/games//", "/ws/games/1/extra/"]:
             junk = Socket(url + path, lambda text: None)

@@ -18,7 +18,7 @@ from django.db import OperationalError
 from django.test import Client
 
 from accounts.models import ApiToken
-from benchmarks.load import ROOT
+from benchmarks.site import ROOT
 from games import overload
 from games.models import Game, Move
 from tests.play import play_to_end, seated_users, started_game

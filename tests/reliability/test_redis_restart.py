@@ -20,7 +20,7 @@ import time
 import pytest
 from django.test import Client, override_settings
 
-from benchmarks.load import Workers, free_port, site_env
+from benchmarks.site import Workers, free_port, site_env
 from games.engine import biblios
 from games.models import Game
 from tests.api.conftest import ApiClient

@@ -18,7 +18,7 @@ import sys
 import pytest
 from django.conf import settings
 
-from benchmarks.load import ROOT
+from benchmarks.site import ROOT
 from tests.reliability.conftest import database_url
 
 LONG = bool(settings.REDIS_URL)  # several workers need Redis to share their hints
