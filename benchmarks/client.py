@@ -5,6 +5,7 @@ through the form as a browser does, and the bare echo socket's round trips (the 
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import re
@@ -136,8 +137,9 @@ class Socket:
         ]
         self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
         status = await self.reader.readline()
+        # The other response headers tell this client nothing: read on to the blank line.
         while (await self.reader.readline()) not in (b"\r\n", b""):
-            pass
+            continue
         if not status.startswith(b"HTTP/1.1 101"):
             self.writer.close()
             self._set_closed(1006)
@@ -147,29 +149,29 @@ class Socket:
         code = 1006
         message, opcode = b"", 0
         try:
-            while True:
-                head = await self.reader.readexactly(2)
-                fin, op, size = head[0] & 0x80, head[0] & 0x0F, head[1] & 0x7F
-                if size == 126:
-                    size = struct.unpack("!H", await self.reader.readexactly(2))[0]
-                elif size == 127:
-                    size = struct.unpack("!Q", await self.reader.readexactly(8))[0]
-                payload = await self.reader.readexactly(size)
-                if op == 0x8:
-                    code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
-                    self._write(0x8, payload[:2])
-                    break
-                if op == 0x9:
-                    self._write(0xA, payload)
-                    continue
-                if op == 0xA:
-                    continue
-                message, opcode = message + payload, op or opcode
-                if fin:
-                    self.on_frame(message.decode() if opcode == 0x1 else message)
-                    message, opcode = b"", 0
-        except (asyncio.IncompleteReadError, ConnectionError, OSError):
-            pass
+            # A connection that drops or ends mid-frame closes the socket as 1006 (abnormal).
+            with contextlib.suppress(asyncio.IncompleteReadError, ConnectionError, OSError):
+                while True:
+                    head = await self.reader.readexactly(2)
+                    fin, op, size = head[0] & 0x80, head[0] & 0x0F, head[1] & 0x7F
+                    if size == 126:
+                        size = struct.unpack("!H", await self.reader.readexactly(2))[0]
+                    elif size == 127:
+                        size = struct.unpack("!Q", await self.reader.readexactly(8))[0]
+                    payload = await self.reader.readexactly(size)
+                    if op == 0x8:
+                        code = struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else 1005
+                        self._write(0x8, payload[:2])
+                        break
+                    if op == 0x9:
+                        self._write(0xA, payload)
+                        continue
+                    if op == 0xA:
+                        continue
+                    message, opcode = message + payload, op or opcode
+                    if fin:
+                        self.on_frame(message.decode() if opcode == 0x1 else message)
+                        message, opcode = b"", 0
         finally:
             self.writer.close()
             self._set_closed(code)
