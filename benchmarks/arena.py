@@ -29,10 +29,10 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from games.engine import biblios
-from games.engine.exlibris import engine as exlibris
 from games.kinds.biblios import bots
+from games.kinds.biblios import engine as biblios
 from games.kinds.exlibris import bots as exlibris_bots
+from games.kinds.exlibris import engine as exlibris
 
 Z95 = 1.959964
 HEADER = "   level players  win rate          95% CI decisions ms/decision"

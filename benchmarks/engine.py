@@ -24,9 +24,9 @@ import pstats
 import random
 import time
 
-from games.engine import biblios
-from games.engine.cards import KIND, VALUE
-from games.engine.exlibris import engine as exlibris
+from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.engine.cards import KIND, VALUE
+from games.kinds.exlibris import engine as exlibris
 
 
 def uniform(state, seat, legal, chooser):

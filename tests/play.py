@@ -3,7 +3,7 @@
 import random
 
 from games import selectors, services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game
 
 

@@ -46,7 +46,7 @@ class BotLevel:
 class GameKind:
     """Everything game-specific the platform asks for, behind one object per game.
 
-    - `engine`: the pure engine module (`games/engine/protocol.py`'s contract).
+    - `engine`: the pure engine module (`games/kinds/protocol.py`'s contract).
     - `options_form(variant, data=None, *, players=None, prefix=None)`: a Django form of the
       table options beyond the platform's own (seats, privacy, timer, bots); its `cleaned_data`
       are the engine's `options` for a table of `players` seats. The web form and the API both
@@ -84,8 +84,9 @@ class GameKind:
     - `rules_template`: the rules page, given `variant`, `variant_name`, `variants` and `names`
       (`rules_names(variant)`).
     - `stylesheet`: the static path of the kind's own board styles beside the shared
-      `board.css` (Ex Libris: "css/exlibris.css"), linked only by the pages that draw its board
-      (game, replay, inspector: `{% kind_stylesheet game %}`), so no game carries another's.
+      `board.css`, from the kind's own `static/` (Ex Libris: "exlibris/board.css"), linked only
+      by the pages that draw its board (game, replay, inspector: `{% kind_stylesheet game %}`),
+      so no game carries another's.
     - `stage`: `ALPHA` keeps a kind being built off the lobby, the API and the pages.
     - `lesson`: the kind's guided first game and scoring demo (`Lesson`, from its `tutorial`
       module), played at /learn/<kind>/ without an account; None: the kind has none yet.

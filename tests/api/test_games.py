@@ -7,8 +7,8 @@ import re
 import pytest
 
 from games import services
-from games.engine import biblios
-from games.engine.cards import CARD_IDS
+from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.engine.cards import CARD_IDS
 from games.models import Game, Move
 
 from .conftest import ApiClient, new_table, snapshot, started_table

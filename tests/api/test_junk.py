@@ -8,7 +8,7 @@ import pytest
 from django.test import override_settings
 
 from games import api
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game
 
 from .conftest import snapshot, started_table

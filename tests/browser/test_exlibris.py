@@ -29,7 +29,7 @@ import pytest
 
 from tests.browser.conftest import ARTIFACTS, ROOT, manage
 from tests.browser.players import DESKTOP, MOVE_TIMEOUT_MS, PASSWORD, PHONE, Player, unique_tag
-from tests.exlibris_site.helpers import LOG_PARTS, cards_in
+from tests.kinds.exlibris.site.helpers import LOG_PARTS, cards_in
 
 # Run by the site's `manage.py shell`: the person and the spectator, and a started three-player
 # table of the person (seat 0), the greedy bot and the random bot, spectators welcome. Prints
@@ -37,7 +37,7 @@ from tests.exlibris_site.helpers import LOG_PARTS, cards_in
 SEED = """
 import json
 from accounts.models import User
-from tests.exlibris_site.helpers import open_table
+from tests.kinds.exlibris.site.helpers import open_table
 
 person, spectator = (
     User.objects.create_user(name + "{tag}", password="{password}", display_name=shown)
@@ -291,7 +291,7 @@ import json, random
 from accounts.models import User
 from games import selectors, services
 from games.models import Game
-from tests.exlibris_site.helpers import open_table
+from tests.kinds.exlibris.site.helpers import open_table
 
 people = [
     User.objects.create_user(

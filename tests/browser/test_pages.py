@@ -302,7 +302,7 @@ import json, random
 from accounts.models import User
 from friends import services as friends
 from games import selectors, services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from tests.play import play_to_end, seated_users, started_game
 
 host, guest = (

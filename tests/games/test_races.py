@@ -4,7 +4,7 @@ import pytest
 
 from biblios_site import errors
 from games import moderation, services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Move
 from tests.at_once import at_once
 from tests.play import started_game

@@ -7,8 +7,8 @@ import pytest
 
 from biblios_site import errors
 from games import moderation, services
-from games.engine import biblios
 from games.kinds import registry
+from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
 from tests.play import play_to_end, started_game
 

@@ -10,7 +10,7 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from games import selectors, services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game
 from tests.api.conftest import ApiClient
 from tests.play import play_to_end, started_game

@@ -12,9 +12,9 @@ from django.urls import reverse
 from accounts.middleware import scope_language
 from accounts.models import User
 from games import selectors, services
-from games.engine import biblios
-from games.engine.cards import CATEGORIES
+from games.kinds.biblios import engine as biblios
 from games.kinds.biblios import names
+from games.kinds.biblios.engine.cards import CATEGORIES
 from tests import play
 from tests.live.helpers import Sockets, run, session_cookie
 

@@ -18,14 +18,14 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
-from games.engine import cards as biblios_cards
-from games.engine.cards import CATEGORIES
-from games.engine.exlibris.cards import CATEGORY_NAMES, LIBRARIES, LOCATIONS
 from games.kinds.biblios import names as biblios_names
 from games.kinds.biblios import presentation
+from games.kinds.biblios.engine import cards as biblios_cards
+from games.kinds.biblios.engine.cards import CATEGORIES
 from games.kinds.exlibris import names as exlibris_names
 from games.kinds.exlibris import presenter as exlibris_presenter
 from games.kinds.exlibris import prompts as exlibris_prompts
+from games.kinds.exlibris.engine.cards import CATEGORY_NAMES, LIBRARIES, LOCATIONS
 from games.kinds.exlibris.templatetags import exlibris_board
 from tests.i18n.catalogue import read_po
 from tests.play import make_users, play_to_end, started_game

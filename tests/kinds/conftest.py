@@ -2,7 +2,7 @@
 
 `KINDS` are the registered kinds, alpha ones included (`games.kinds.registry`), read when the
 suite is collected: a kind registered by then goes through every test here. `ENGINES` maps each
-slug to its pure engine module (`games/engine/protocol.py`), `FALLBACKS` to the bot that plays a
+slug to its pure engine module (`games/kinds/protocol.py`), `FALLBACKS` to the bot that plays a
 seat whose player timed out or left, as the turn worker calls it.
 """
 

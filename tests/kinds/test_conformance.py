@@ -1,4 +1,4 @@
-"""Every registered engine against the contract of `games/engine/protocol.py`, along one random
+"""Every registered engine against the contract of `games/kinds/protocol.py`, along one random
 game at every player count and variant (and table option): the game ends and is scored, state
 survives its JSON form, the move log replays to the same state through the one fold (`steps`),
 and no view depends on a card its seat cannot know (non-interference)."""
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.engine import protocol
+from games.kinds import protocol
 
 from .conftest import ENGINES, FALLBACKS, engine_tables
 

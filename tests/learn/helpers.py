@@ -12,8 +12,8 @@ from html import unescape
 from django.http import QueryDict
 
 from games import learn
-from games.engine.cards import KIND, VALUE
 from games.kinds import registry
+from games.kinds.biblios.engine.cards import KIND, VALUE
 from tests.web.helpers import action_forms
 
 

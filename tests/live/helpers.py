@@ -16,8 +16,8 @@ from django.test import Client
 
 from biblios_site.asgi import application
 from games import services
-from games.engine import biblios
-from games.engine.cards import CARD_IDS
+from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.engine.cards import CARD_IDS
 from games.models import Game
 from tests import play
 

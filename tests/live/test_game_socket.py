@@ -9,7 +9,7 @@ from django.test import Client
 
 from games import consumers, services
 from games.access import INVITED_SESSION_KEY
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
 
 from .helpers import (

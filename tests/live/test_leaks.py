@@ -7,7 +7,7 @@ import random
 import pytest
 
 from accounts.models import ApiToken
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game
 
 from .helpers import (

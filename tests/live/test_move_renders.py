@@ -6,7 +6,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import rendering
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game
 from tests.web.helpers import action_forms
 

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from games import rendering, services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.live_regions import SentRegions
 from games.models import Game
 

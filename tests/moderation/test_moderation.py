@@ -10,7 +10,7 @@ from django.utils import timezone
 from accounts.models import ApiToken
 from biblios_site import errors
 from games import moderation, rendering, services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game, ModerationAction, Move
 from tests.play import play_to_end, started_game
 from tests.web.helpers import card_ids_in

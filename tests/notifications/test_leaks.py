@@ -15,11 +15,11 @@ from accounts.models import ApiToken
 from games.models import Game
 from notifications.models import Notification
 from tests.api.conftest import ApiClient
-from tests.exlibris_site import helpers as exlibris_scan
+from tests.kinds.biblios.site.test_leaks import assert_no_named_leak
+from tests.kinds.exlibris.site import helpers as exlibris_scan
 from tests.notifications.helpers import move
 from tests.play import started_game
 from tests.web import helpers as biblios_scan
-from tests.web.test_leaks import assert_no_named_leak
 from webpush import delivery as webpush_delivery
 from webpush.models import PushSubscription
 

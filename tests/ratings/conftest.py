@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from games import selectors, services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game, Seat
 from tests.play import seated_users, started_game
 

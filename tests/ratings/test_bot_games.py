@@ -8,7 +8,7 @@ from games import services
 from games.models import Game
 from ratings import elo
 from ratings.models import Rating, RatingChange
-from tests.bots.helpers import TINY_BUDGET
+from tests.kinds.biblios.bots.helpers import TINY_BUDGET
 from tests.turns.helpers import bot_table, play_with_bots
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings import elo
-from tests.engine.helpers import budget
+from tests.kinds.biblios.engine.helpers import budget
 
 ratings = st.floats(min_value=100, max_value=3000, allow_nan=False)
 

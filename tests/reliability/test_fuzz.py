@@ -21,9 +21,9 @@ from accounts.forms import SignUpForm, TokenCreateForm, TokenRevokeForm
 from accounts.models import ApiToken, User
 from games import selectors
 from games.consumers import MAX_BAD_FRAMES
-from games.engine import biblios
 from games.forms import ChatForm, ReportForm, TableForm
 from games.history import HistoryFilterForm
+from games.kinds.biblios import engine as biblios
 from games.models import Game
 from notifications.tokens import unsubscribe_token
 from tests.api.conftest import snapshot

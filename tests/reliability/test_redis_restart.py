@@ -21,7 +21,7 @@ import pytest
 from django.test import Client, override_settings
 
 from benchmarks.site import Workers, free_port, site_env
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game
 from tests.api.conftest import ApiClient
 from tests.play import seated_users, started_game

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import replay, selectors, services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from tests.play import play_to_end, started_game
 from tests.web.helpers import Knowledge, card_ids_in
 

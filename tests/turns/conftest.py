@@ -3,7 +3,7 @@
 import pytest
 
 from tests.api.conftest import make_player, players  # noqa: F401  (API clients with tokens)
-from tests.bots.helpers import TINY_BUDGET
+from tests.kinds.biblios.bots.helpers import TINY_BUDGET
 from tests.play import make_users
 
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services, turns
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game, Seat
 from tests.api.conftest import new_table
 from tests.play import started_game

@@ -10,7 +10,7 @@ import pytest
 
 from biblios_site import errors
 from games import moderation, selectors, services, turns
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
 from tests.play import started_game
 from tests.turns.helpers import acting_seat, after_deadline, before_deadline, bot_table

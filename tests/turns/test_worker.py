@@ -9,8 +9,8 @@ from django.db import connection
 
 from biblios_site import errors
 from games import moderation, selectors, services, turns
-from games.engine import biblios
 from games.kinds import registry
+from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
 from tests.turns.helpers import (
     acting_seat,

@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-from games.engine import biblios
-from games.engine.cards import CARD_IDS
+from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.engine.cards import CARD_IDS
 from games.models import Game
 
 ALL_CARDS = frozenset(CARD_IDS)

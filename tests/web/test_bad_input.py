@@ -4,7 +4,7 @@ never a 500 (the test client re-raises any server error)."""
 import pytest
 
 from games import services
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.models import Move
 from tests.play import started_game
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from games.engine.exlibris import engine
+from games.kinds.exlibris import engine
 from games.models import Game
 
 from .helpers import parse_tree

@@ -24,8 +24,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from games.engine import cards
 from games.kinds.biblios import names
+from games.kinds.biblios.engine import cards
 
 CHURCH_EFFECTS = {(1,): "+1", (-1,): "−1", (1, -1): "±1"}
 # Scripts & Scribes prints its two-dice Bishop cards "+2"/"−2" (still 1 on each of two dice, R17).

@@ -4,7 +4,7 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from biblios_site.inputs import MAX_ID, whole_number
-from games.engine import biblios
+from games.kinds.biblios import engine as biblios
 from games.kinds.registry import ActionInputError, option_applies
 
 

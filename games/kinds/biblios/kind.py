@@ -2,8 +2,8 @@
 
 from django.utils.translation import pgettext_lazy
 
-from games.engine import biblios
 from games.kinds.biblios import bots, forms, presentation, presenter, tutorial
+from games.kinds.biblios import engine as biblios
 from games.kinds.registry import BotLevel, GameKind, Variant
 
 KIND = GameKind(

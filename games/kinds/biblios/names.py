@@ -11,7 +11,7 @@ English words in a Spanish page (documented in the README's Languages section).
 
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
-from games.engine import cards
+from games.kinds.biblios.engine import cards
 
 SCRIPTS_AND_SCRIBES_SPANISH = {
     "monks": "Iluminadores",

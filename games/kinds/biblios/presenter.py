@@ -10,8 +10,8 @@ from collections import defaultdict
 
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from games.engine.cards import CATEGORIES, CATEGORY, KIND, LETTER, VALUE, letter_rank
 from games.kinds.biblios import presentation
+from games.kinds.biblios.engine.cards import CATEGORIES, CATEGORY, KIND, LETTER, VALUE, letter_rank
 from games.kinds.biblios.names import category_label, dice_list, gold_label
 
 PLACE_LABELS = {

@@ -18,9 +18,9 @@ from urllib.parse import urlencode
 
 from django.utils.translation import gettext, gettext_lazy
 
-from games.engine import biblios
-from games.engine.cards import CATEGORIES, CATEGORY, KIND, VALUE
 from games.kinds.biblios import bots, presentation, presenter
+from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.engine.cards import CATEGORIES, CATEGORY, KIND, VALUE
 from games.kinds.biblios.names import card_label, category_label, dice_board_label
 from games.kinds.registry import Lesson, LessonStep
 

@@ -1,2 +1,2 @@
-"""Ex Libris as a game kind of the platform (`kind.py`, registered in the settings): its bots,
-presenter, names, board templates and lesson, beside the pure engine (`games/engine/exlibris/`)."""
+"""Ex Libris as a game kind of the platform (`kind.py`, registered in the settings): its pure
+engine (`engine/`), bots, presenter, forms, names, board templates, styles and lesson."""

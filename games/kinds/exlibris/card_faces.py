@@ -1,5 +1,5 @@
 """How an Ex Libris book card looks on the page, in Biblios' card style (board.css): our own
-category symbols (static/img/exlibris-symbols.svg), never colour alone.
+category symbols (games/kinds/exlibris/static/exlibris/symbols.svg), never colour alone.
 
 A card is its letter and ordinal (X3: "E-2") and one book icon per book, each a category. It
 comes in two sizes: a chip (`card_chip`) inside a sentence, a log line or a button, and a card
@@ -22,8 +22,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from games.engine.exlibris.cards import CARDS
 from games.kinds.exlibris import names
+from games.kinds.exlibris.engine.cards import CARDS
 
 
 def card_name(card_id: str) -> str:

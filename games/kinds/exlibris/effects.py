@@ -8,8 +8,8 @@ Other tiles and assistants are named through `names`, so that each language read
 
 from django.utils.translation import gettext_lazy
 
-from games.engine.exlibris.cards import LIBRARIES, LOCATIONS
 from games.kinds.exlibris import names
+from games.kinds.exlibris.engine.cards import LIBRARIES, LOCATIONS
 
 LOCATION_EFFECTS = {
     "hut": gettext_lazy(

@@ -2,8 +2,7 @@
 
 from django.utils.translation import pgettext_lazy
 
-from games.engine.exlibris import engine
-from games.kinds.exlibris import actions, bots, forms, names, presenter, tutorial
+from games.kinds.exlibris import bots, engine, forms, names, presenter, tutorial
 from games.kinds.registry import BotLevel, GameKind, Variant
 
 KIND = GameKind(
@@ -23,11 +22,11 @@ KIND = GameKind(
     ),
     stand_in=bots.STAND_IN,
     bots=bots,
-    parse_action=actions.parse_action,
+    parse_action=forms.parse_action,
     presenter=presenter,
     board_template="exlibris/board.html",
     rules_template="exlibris/rules.html",
     rules_names=names.rules_names,
-    stylesheet="css/exlibris.css",
+    stylesheet="exlibris/board.css",
     lesson=tutorial.LESSON,
 )

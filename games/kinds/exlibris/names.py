@@ -3,7 +3,7 @@ variants, in the reader's language.
 
 The engine knows ids only; pages, pushes and logs name things here, at the edge, in the active
 language (`get_language()`). English and French come from the data tables
-(`games/engine/exlibris/data/*.json`; the French are the printed ones). Ex Libris was not
+(`games/kinds/exlibris/engine/data/*.json`; the French are the printed ones). Ex Libris was not
 published in Spanish, so the Spanish names below are the project's own renderings (listed in
 docs/exlibris.md, "Names in Spanish") rather than English words in a Spanish page.
 """
@@ -13,8 +13,8 @@ import re
 from django.utils.text import format_lazy
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 
-from games.engine.exlibris import setup
-from games.engine.exlibris.cards import (
+from games.kinds.exlibris.engine import setup
+from games.kinds.exlibris.engine.cards import (
     CATEGORY_NAMES,
     LIBRARIES,
     LOCATION_BY_NUMBER,

@@ -17,10 +17,9 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import wording
 from games.board_forms import action_value
-from games.engine.exlibris import engine
-from games.engine.exlibris.cards import CARDS, CATEGORIES, LOCATIONS
-from games.kinds.exlibris import names
+from games.kinds.exlibris import engine, names
 from games.kinds.exlibris.card_faces import card_chip, card_name
+from games.kinds.exlibris.engine.cards import CARDS, CATEGORIES, LOCATIONS
 from games.kinds.exlibris.prompts import DOING, DOING_DEFAULT, OWNED_ASSISTANTS, PROMPTS, naming
 from games.kinds.exlibris.scoresheet import PLACE_WORDS, inspection, score_context
 

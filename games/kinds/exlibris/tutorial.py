@@ -19,12 +19,12 @@ from urllib.parse import urlencode
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
-from games.engine.exlibris import bookshelf as bs
-from games.engine.exlibris import engine, scoring
-from games.engine.exlibris.cards import CATEGORIES
-from games.engine.exlibris.setup import END_THRESHOLD
-from games.kinds.exlibris import bots, effects, names, presenter, scoresheet
+from games.kinds.exlibris import bots, effects, engine, names, presenter, scoresheet
 from games.kinds.exlibris.card_faces import card_name
+from games.kinds.exlibris.engine import bookshelf as bs
+from games.kinds.exlibris.engine import scoring
+from games.kinds.exlibris.engine.cards import CATEGORIES
+from games.kinds.exlibris.engine.setup import END_THRESHOLD
 from games.kinds.registry import Lesson, LessonStep
 
 SEED = "lesson-exlibris-101"

@@ -1,4 +1,4 @@
-"""High card: the pure engine of the toy kind (the contract of `games/engine/protocol.py`).
+"""High card: the pure engine of the toy kind (the contract of `games/kinds/protocol.py`).
 
 Nine cards, c1…c9. Each of 2 or 3 players is dealt 3 from a seeded shuffle; with 2 players the
 last 3 stay face down in the stock and nobody ever sees them. Three tricks: from the leader
@@ -18,7 +18,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 
-from games.engine.protocol import fold, last
+from games.kinds.protocol import fold, last
 
 VARIANTS = ("high", "low")
 PLAYER_COUNTS = (2, 3)

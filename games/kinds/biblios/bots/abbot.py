@@ -24,8 +24,8 @@ import math
 import random
 import time
 
-from games.engine import biblios
-from games.engine.cards import CATEGORIES
+from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.engine.cards import CATEGORIES
 
 from . import scholar
 from .determinise import determinise
@@ -51,8 +51,9 @@ CONFIDENCE_Z = 1.0  # a move replaces the greedy one once its mean is this many 
 # games: 65.0% won with placements searched, 82.5% without).
 SEARCHED_STEPS = ("pick", "church", "bid", "pay", "give")
 # The Abbot's own greedy weights by number of players (its first idea, and its own moves in
-# playouts), tuned against Scholars with `python -m benchmarks.style` and then checked with the
-# search in the arena (docs/engine.md). The other seats are played the Scholar's way.
+# playouts), tuned against Scholars with `python -m games.kinds.biblios.bench.style` and then
+# checked with the search in the arena (docs/engine.md). The other seats are played the Scholar's
+# way.
 ABBOT_STYLES = {
     2: Style(spread_scale=1.1),  # trusts a category lead less while much is still to be dealt
     3: Style(average_card_vp=0.4),  # prices Gold a third higher: bids less, keeps Gold

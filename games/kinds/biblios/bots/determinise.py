@@ -9,8 +9,8 @@ check it), so whatever a search does in the world, it learns nothing the seat di
 import math
 import random
 
-from games.engine import biblios
-from games.engine.cards import CATEGORIES, KIND
+from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.engine.cards import CATEGORIES, KIND
 
 from .memory import Knowledge
 

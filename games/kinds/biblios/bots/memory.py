@@ -11,8 +11,8 @@ how many cards left that hand unseen (`lost`: discarded face down for a Gold car
 a penalty the bot did not witness), any of which may have been a known card.
 """
 
-from games.engine.biblios import FIXED_GOLD_REMOVED
-from games.engine.cards import CARD_IDS, GOLD_BY_VALUE, KIND
+from games.kinds.biblios.engine import FIXED_GOLD_REMOVED
+from games.kinds.biblios.engine.cards import CARD_IDS, GOLD_BY_VALUE, KIND
 
 
 def new_memory(seat: int, num_players: int) -> dict:

@@ -8,7 +8,7 @@ card to discard) is drawn uniformly from the legal actions.
 
 import random
 
-from games.engine.cards import KIND, VALUE
+from games.kinds.biblios.engine.cards import KIND, VALUE
 
 
 def means(view: dict) -> int:

@@ -22,8 +22,8 @@ and reaches the same end, so the two statements of the rules cannot drift apart.
 
 import random
 
-from games.engine.cards import CATEGORIES, DECK_ORDER, KIND, VALUE
-from games.engine.scoring import score
+from games.kinds.biblios.engine.cards import CATEGORIES, DECK_ORDER, KIND, VALUE
+from games.kinds.biblios.engine.scoring import score
 
 from . import scholar
 from .valuation import CARD_CAT, CATS, SCHOLAR, Outlook

@@ -18,7 +18,7 @@
 
 import random
 
-from games.engine.cards import CATEGORIES, DECK_ORDER, KIND, VALUE
+from games.kinds.biblios.engine.cards import CATEGORIES, DECK_ORDER, KIND, VALUE
 
 from .memory import Knowledge
 from .valuation import SCHOLAR, Outlook, Style, outlook_from_view

@@ -17,7 +17,7 @@ average unknown card.
 import math
 from dataclasses import dataclass
 
-from games.engine.cards import CATEGORIES, CATEGORY, CATEGORY_INDEX, KIND, VALUE
+from games.kinds.biblios.engine.cards import CATEGORIES, CATEGORY, CATEGORY_INDEX, KIND, VALUE
 
 from .memory import Knowledge
 

@@ -7,8 +7,8 @@ what the seat may know (the leak tests look for ids).
 
 from django import template
 
-from games.engine.cards import LETTER, VALUE, letter_rank
 from games.kinds.biblios import card_faces, names
+from games.kinds.biblios.engine.cards import LETTER, VALUE, letter_rank
 
 register = template.Library()
 

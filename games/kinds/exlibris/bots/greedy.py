@@ -21,9 +21,9 @@
 
 import random
 
-from games.engine.exlibris import bookshelf as bs
-from games.engine.exlibris import scoring, shelf_moves
-from games.engine.exlibris.cards import CARDS, CATEGORIES
+from games.kinds.exlibris.engine import bookshelf as bs
+from games.kinds.exlibris.engine import scoring, shelf_moves
+from games.kinds.exlibris.engine.cards import CARDS, CATEGORIES
 
 from .valuation import CATEGORY_SHARE, RANK, Outlook, spans, with_card
 

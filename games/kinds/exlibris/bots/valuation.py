@@ -14,9 +14,9 @@ it off a tile denies it, discarding it or ending with it in hand feeds it.
 import random
 from bisect import bisect_left
 
-from games.engine.exlibris import bookshelf as bs
-from games.engine.exlibris import scoring
-from games.engine.exlibris.cards import CARD_IDS, CARDS, CATEGORIES
+from games.kinds.exlibris.engine import bookshelf as bs
+from games.kinds.exlibris.engine import scoring
+from games.kinds.exlibris.engine.cards import CARD_IDS, CARDS, CATEGORIES
 
 from .memory import public_library
 

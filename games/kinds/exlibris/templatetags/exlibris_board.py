@@ -8,8 +8,8 @@ from django.utils.translation import gettext, ngettext
 
 from games import seat_notes
 from games.board_forms import move_form_start
-from games.engine.exlibris.cards import CATEGORIES, LIBRARIES, LOCATIONS
 from games.kinds.exlibris import card_faces, names
+from games.kinds.exlibris.engine.cards import CATEGORIES, LIBRARIES, LOCATIONS
 
 register = template.Library()
 

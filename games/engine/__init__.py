@@ -1,1 +1,0 @@
-"""Pure game engines: plain data in, plain data out; never imports Django."""
