@@ -66,8 +66,8 @@ def capacity_report(result: dict, log_errors: list[str]) -> str:
 
 def verify(accepted: dict[int, list[int]]) -> list[str]:
     """Problems found in the database: moves not accepted or lost, replays that disagree."""
-    from games import moderation
     from games.models import Game
+    from games.moderation import services as moderation
 
     problems = []
     for game in Game.objects.filter(pk__in=accepted).prefetch_related("moves"):

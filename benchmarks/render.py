@@ -29,9 +29,9 @@ from benchmarks.site import create_players, open_tables, setup_database, site_en
 def mid_game(kind: str, moves: int, seed: int):
     """A started game of four of `kind` played `moves` random legal moves, and its players by
     seat."""
-    from games import selectors, services
     from games.kinds import registry
     from games.models import Game
+    from games.play import selectors, services
 
     prefix = f"render-{secrets.token_hex(3)}-"
     create_players(4, prefix)
@@ -53,8 +53,8 @@ def mid_game(kind: str, moves: int, seed: int):
 def render_boards(game, players, count: int) -> tuple[list[float], list[float]]:
     """CPU and wall seconds per board, `count` boards, seat after seat, as the consumer
     renders them."""
-    from games import rendering
     from games.models import Game
+    from games.play import rendering
 
     cpu, wall = [], []
     for i in range(count):
@@ -83,7 +83,7 @@ def main(argv=None) -> int:
         from django.test.utils import CaptureQueriesContext
         from django.utils import translation
 
-        from games import rendering
+        from games.play import rendering
 
         game, players = mid_game(args.game, args.moves, args.seed)
         with translation.override(args.language):

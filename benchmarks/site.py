@@ -192,8 +192,8 @@ def open_tables(slug: str, players: int, prefix: str, count: int, seed=None) -> 
     `players` … (host first), opened, filled and started through the services; their ids.
     With `seed`, table i deals from seed + i (else from the site's random seed)."""
     from accounts.models import User
-    from games import services
     from games.models import Game
+    from games.tables import services
 
     users = list(User.objects.filter(username__startswith=prefix).order_by("pk"))
     game_ids = []

@@ -15,17 +15,20 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from biblios_site import background, overload  # noqa: E402
 from biblios_site.origin import SameOriginValidator  # noqa: E402
 from biblios_site.routing import websocket_urlpatterns  # noqa: E402
-from games import overload, turns  # noqa: E402
+from games.play import turns  # noqa: E402
+from notifications import sending  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # Beyond what the worker can serve, an immediate 503 (games/overload.py).
+        # Beyond what the worker can serve, an immediate 503 (biblios_site/overload.py).
         "http": overload.ShedRequests(django_asgi_app),
         "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 
-# Bots and timed-out turns are played by a worker on this process's event loop (games/turns.py).
-turns.start_with_daphne()
+# Bots and timed-out turns are played by a worker on this process's event loop, and the
+# notifications' outbox is sent beside it (biblios_site/background.py).
+background.start_with_daphne(turns.run_forever, sending.run_forever)

@@ -3,7 +3,9 @@
 from django.urls import path, re_path
 
 from biblios_site.sockets import Consumer
-from games.consumers import GameConsumer, LobbyConsumer, NavConsumer
+from games.play.consumers import GameConsumer
+from games.tables.consumers import LobbyConsumer
+from notifications.consumers import NavConsumer
 
 
 class NoSuchSocket(Consumer):

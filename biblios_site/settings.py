@@ -29,7 +29,7 @@ Everything that differs between a laptop and production comes from the environme
   (django-axes).
 - STATIC_ROOT: where `collectstatic` writes the files whitenoise serves (default staticfiles/).
 - MAX_INFLIGHT_REQUESTS (default 32): HTTP requests one worker serves at once; beyond that it
-  answers 503 with Retry-After (SHED_RETRY_AFTER_S, default 1) at once (games/overload.py).
+  answers 503 with Retry-After (SHED_RETRY_AFTER_S, default 1) at once (biblios_site/overload.py).
   MAX_INFLIGHT_PER_CLIENT (default a quarter of it): of those, what one user (else one IP
   address) may hold; INFLIGHT_RESERVED_FOR_MOVES (default a quarter): kept for moves.
 - E-mail (notifications/): EMAIL_URL (SMTP server as a URL, e.g.
@@ -117,8 +117,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Tells the load shedder which user a session stands for (games/overload.py).
-    "games.overload.RememberClients",
+    # Tells the load shedder which user a session stands for (biblios_site/overload.py).
+    "biblios_site.overload.RememberClients",
     # Needs request.user: a logged-in player's profile language beats cookie and browser.
     "accounts.middleware.ProfileLanguageMiddleware",
     # Page reads per user or address, like API calls (RATE_LIMITS["page"]), refused in the
@@ -130,10 +130,18 @@ MIDDLEWARE = [
     # Turns django-axes' lockout of a log-in into its answer (AXES_LOCKOUT_CALLABLE).
     "axes.middleware.AxesMiddleware",
     # A view whose transaction found the database busy answers 503, not 500.
-    "games.overload.BusyDatabaseMiddleware",
+    "biblios_site.overload.BusyDatabaseMiddleware",
 ]
 
 ROOT_URLCONF = "biblios_site.urls"
+
+# The navigation's counts ("Your turn", unread notifications, friend requests), one context
+# processor per app: every page and the navigation's socket (notifications.consumers) read them.
+NAV_COUNTS = [
+    "games.context_processors.your_turn",
+    "notifications.context_processors.unread",
+    "friends.context_processors.requests",
+]
 
 TEMPLATES = [
     {
@@ -146,9 +154,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.theme",
-                "games.context_processors.your_turn",
-                "notifications.context_processors.unread",
-                "friends.context_processors.requests",
+                *NAV_COUNTS,
             ],
         },
     },
@@ -211,7 +217,7 @@ if REDIS_URL:
 else:
     # Only reaches consumers in the same process: fine for one dev server and the tests.
     # Channels' in-memory layer with a cheaper expiry sweep (games/broadcast.py).
-    CHANNEL_LAYERS = {"default": {"BACKEND": "games.broadcast.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.play.broadcast.InMemoryChannelLayer"}}
 
 # The cache holds rate-limit counters: in Redis they are shared by every worker.
 if REDIS_URL:
@@ -281,7 +287,7 @@ MAX_PUSH_SUBSCRIPTIONS_PER_USER = env.int("MAX_PUSH_SUBSCRIPTIONS_PER_USER", def
 if MAX_PUSH_SUBSCRIPTIONS_PER_USER < 1:
     raise ImproperlyConfigured("MAX_PUSH_SUBSCRIPTIONS_PER_USER must be at least 1")
 
-# Load shedding (games/overload.py): a worker admits this many HTTP requests at once and
+# Load shedding (biblios_site/overload.py): a worker admits this many HTTP requests at once and
 # answers the rest 503 with Retry-After, instead of queueing them until they time out. Fairly:
 # one client (a user, else an address) holds at most MAX_INFLIGHT_PER_CLIENT of them (at least
 # MAX_INFLIGHT_REQUESTS turns the share off), and INFLIGHT_RESERVED_FOR_MOVES are kept for moves.

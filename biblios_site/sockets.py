@@ -17,6 +17,13 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 logger = logging.getLogger(__name__)
 
+# The application close codes every socket of the site uses, sent after the handshake so that
+# clients (and bots) can read them.
+CLOSE_BAD_FRAMES = 4400  # too many malformed frames
+CLOSE_UNAUTHENTICATED = 4401  # no login, or its credential ended
+CLOSE_FORBIDDEN = 4403  # not allowed to watch
+CLOSE_NOT_FOUND = 4404  # no such game
+
 # What an ASGI server raises from `send` when the client is gone: daphne's, the spec's.
 CLIENT_GONE = (Disconnected, OSError)
 

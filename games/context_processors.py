@@ -2,7 +2,7 @@
 
 from django.utils.functional import SimpleLazyObject
 
-from games import selectors
+from games.play import selectors
 
 
 def your_turn(request) -> dict:

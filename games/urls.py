@@ -3,21 +3,26 @@
 from django.urls import path
 
 from biblios_site import inputs  # noqa: F401 (registers the <text:…> path converter)
-from games import chat_views, history_views, learn_views, rules_views, views
+from games.chat import views as chat_views
+from games.history import views as history_views
+from games.learn import rules_views
+from games.learn import views as learn_views
+from games.play import views as play_views
+from games.tables import views as tables_views
 
 urlpatterns = [
-    path("", views.lobby, name="home"),
-    path("tables/new/", views.create_table, name="table_create"),
-    path("games/your-turn/", views.your_turn, name="your_turn"),
-    path("games/<int:game_id>/", views.game_page, name="game"),
-    path("games/<int:game_id>/act/", views.act, name="game_act"),
-    path("games/<int:game_id>/log/", views.game_log, name="game_log"),
-    path("games/<int:game_id>/join/", views.join, name="game_join"),
-    path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
-    path("games/<int:game_id>/remove/", views.remove_player, name="game_remove_player"),
-    path("games/<int:game_id>/start/", views.start, name="game_start"),
-    path("games/<int:game_id>/invite/", views.invite_friend, name="game_invite_friend"),
-    path("games/<int:game_id>/rematch/", views.rematch, name="game_rematch"),
+    path("", tables_views.lobby, name="home"),
+    path("tables/new/", tables_views.create_table, name="table_create"),
+    path("games/your-turn/", play_views.your_turn, name="your_turn"),
+    path("games/<int:game_id>/", play_views.game_page, name="game"),
+    path("games/<int:game_id>/act/", play_views.act, name="game_act"),
+    path("games/<int:game_id>/log/", play_views.game_log, name="game_log"),
+    path("games/<int:game_id>/join/", tables_views.join, name="game_join"),
+    path("games/<int:game_id>/leave/", tables_views.leave, name="game_leave"),
+    path("games/<int:game_id>/remove/", tables_views.remove_player, name="game_remove_player"),
+    path("games/<int:game_id>/start/", tables_views.start, name="game_start"),
+    path("games/<int:game_id>/invite/", tables_views.invite_friend, name="game_invite_friend"),
+    path("games/<int:game_id>/rematch/", tables_views.rematch, name="game_rematch"),
     path("learn/", learn_views.index, name="learn"),
     path("learn/<str:kind>/", learn_views.lesson, name="learn_lesson"),
     path("learn/<str:kind>/act/", learn_views.act, name="learn_act"),
@@ -26,9 +31,9 @@ urlpatterns = [
     path("rules/", rules_views.rules, name="rules"),
     path("rules/<str:kind>/", rules_views.rules, name="rules"),
     path("rules/<str:kind>/<str:variant>/", rules_views.rules, name="rules"),
-    path("games/<int:game_id>/leave-game/", views.leave_game, name="game_leave_game"),
-    path("games/<int:game_id>/take-back/", views.take_seat_back, name="game_take_back"),
-    path("join/<text:invite_code>/", views.invite, name="invite"),
+    path("games/<int:game_id>/leave-game/", play_views.leave_game, name="game_leave_game"),
+    path("games/<int:game_id>/take-back/", play_views.take_seat_back, name="game_take_back"),
+    path("join/<text:invite_code>/", tables_views.invite, name="invite"),
     path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
     path("games/<int:game_id>/record/", history_views.download_record, name="game_record"),
     path("games/<int:game_id>/chat/", chat_views.post, name="game_chat"),

@@ -5,8 +5,8 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from accounts.api_protocol import api_view
 from biblios_site import errors
-from games.api_protocol import api_view
 from games.kinds import registry
 from ratings import elo, selectors
 

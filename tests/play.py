@@ -2,9 +2,11 @@
 
 import random
 
-from games import selectors, services
 from games.kinds.biblios import engine as biblios
 from games.models import Game
+from games.play import selectors
+from games.play import services as play_services
+from games.tables import services as tables_services
 
 
 def started_game(users, num_players: int = 3, *, seed: int | None = None, **table) -> Game:
@@ -13,12 +15,14 @@ def started_game(users, num_players: int = 3, *, seed: int | None = None, **tabl
 
     A fixed `seed` keeps a test's deal the same from run to run.
     """
-    game = services.create_table(users[0], services.TableSettings(num_players, **table))
+    game = tables_services.create_table(
+        users[0], tables_services.TableSettings(num_players, **table)
+    )
     if seed is not None:
         Game.objects.filter(pk=game.pk).update(seed=seed)
     for user in users[1:num_players]:
-        services.join_table(game.pk, user, invited=True)
-    return services.start_game(game.pk, users[0])
+        tables_services.join_table(game.pk, user, invited=True)
+    return tables_services.start_game(game.pk, users[0])
 
 
 def make_users(user_model, name: str, count: int = 4, *, password: str = "x") -> list:
@@ -45,4 +49,4 @@ def play_to_end(game: Game, rng: random.Random) -> Game:
         seat = biblios.to_act(game.engine_state())[0]
         board = selectors.board_for(game, by_seat[seat])
         action = rng.choice(board["legal_actions"])
-        services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
+        play_services.submit_action(game.pk, by_seat[seat], action, version=board["version"])

@@ -17,7 +17,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("accounts", "friends", "games", "notifications", "ratings", "webpush")
-EDGE_NAMES = {"views", "admin", "consumers", "api", "api_record"}
+EDGE_NAMES = {"views", "admin", "consumers", "api"}
+EDGE_MODULES = {"games.api.record"}  # the record's JSON endpoint, beside the API's views
+
+# The games app in rooms by concern, each its own package; at its root only what every room
+# shares: the models, the access rule, the pages' shared answers (`web`), the app's wiring.
+GAME_ROOMS = {
+    "tables": {"services", "selectors", "forms", "views", "consumers"},
+    "play": {"services", "selectors", "forms", "views", "consumers", "turns", "presence"},
+    "chat": {"services", "forms", "views"},
+    "moderation": {"services", "admin", "admin_steps"},
+    "history": {"selectors", "replay", "views"},
+    "learn": {"lessons", "views", "rules_views"},
+    "api": {"views", "record", "urls"},
+}
+GAMES_ROOT = {"models", "access", "web", "apps", "signals", "context_processors", "urls"}
 
 # Where the games live, and the doors into that package the platform may use.
 GAME_PACKAGES = {"games.kinds": ("games.kinds.registry", "games.kinds.protocol")}
@@ -33,7 +47,7 @@ def within(module: str, package: str) -> bool:
 
 def is_edge(module: str) -> bool:
     name = module.rsplit(".", 1)[-1]
-    return name in EDGE_NAMES or name.endswith("_views")
+    return name in EDGE_NAMES or name.endswith("_views") or module in EDGE_MODULES
 
 
 def app_modules(root: Path) -> dict[str, Path]:
@@ -158,7 +172,7 @@ def app_cycles(top: dict[str, set[str]]) -> list[str]:
 
 def test_the_import_reader_sees_the_apps():
     every, top = import_graph(ROOT)
-    assert "games.services" in every["games.views"]
+    assert "games.tables.services" in every["games.tables.views"]
     assert "games.models" in top["ratings.services"]
     assert "games.kinds.biblios.engine" in top["games.kinds.biblios.kind"]  # a game's own imports
     # A function's own import counts for edges but is not a module-level import.
@@ -171,7 +185,7 @@ def test_the_platform_reaches_games_only_through_the_registry():
     engine (`games.kinds.biblios.engine`…): only `games.kinds.registry` and `games.kinds.protocol`.
     Migrations may (they freeze what a game was when they were written), and so may tests."""
     platform = set(platform_modules(ROOT))
-    assert {"games.turns", "ratings.services", "biblios_site.urls"} <= platform
+    assert {"games.play.turns", "ratings.services", "biblios_site.urls"} <= platform
     assert not {"games.kinds.registry", "games.kinds.biblios.engine", SITE_SETTINGS[0]} & platform
     assert game_imports(ROOT) == []
 
@@ -206,7 +220,11 @@ def test_no_production_module_imports_a_benchmark():
     """The benchmarks measure the site from outside (their own entry point, `benchmarks.asgi`,
     adds the echo floor): no app nor the site's wiring imports one, so a benchmark's code is
     never served in production."""
-    production = {**app_modules(ROOT), **site_modules(ROOT)}
+    production = {
+        module: path
+        for module, path in {**app_modules(ROOT), **site_modules(ROOT)}.items()
+        if ".bench" not in module  # a game's own benchmarks (games/kinds/<game>/bench/)
+    }
     found = sorted(
         f"{module} imports {name}"
         for module, path in production.items()
@@ -219,3 +237,39 @@ def test_no_production_module_imports_a_benchmark():
     )
     assert "biblios_site.routing" in production
     assert found == []
+
+
+def test_the_games_app_is_in_rooms():
+    """Each concern of the games app is a room of its own (tables, play, chat, moderation,
+    history, learn, api), and the app's root holds only what they share, so a new concern is a
+    new room, not the 36th module of one flat folder."""
+    games = ROOT / "games"
+    for room, modules in GAME_ROOMS.items():
+        found = {path.stem for path in (games / room).glob("*.py")} - {"__init__"}
+        assert modules <= found, (room, sorted(modules - found))
+    root = {path.stem for path in games.glob("*.py")} - {"__init__"}
+    assert root == GAMES_ROOT
+    folders = {path.name for path in games.iterdir() if path.is_dir()} - {"__pycache__"}
+    assert folders == {*GAME_ROOMS, "kinds", "migrations", "templatetags"}
+
+
+def test_friends_and_notifications_import_no_edge_of_games():
+    """Friends and notifications own their pages, JSON endpoints and sockets: none of them is
+    reached through, or reaches into, an edge of the games app."""
+    every, _ = import_graph(ROOT)
+    assert {"friends.api", "notifications.api", "notifications.consumers"} <= set(every)
+    found = sorted(
+        f"{module} imports {target}"
+        for module, targets in every.items()
+        if within(module, "friends") or within(module, "notifications")
+        for target in targets
+        if within(target, "games") and is_edge(target)
+    )
+    assert found == []
+    games_edges = {module for module in every if within(module, "games") and is_edge(module)}
+    assert not any(
+        within(target, app)
+        for module in games_edges
+        for target in every[module]
+        for app in ("friends.api", "notifications.api", "notifications.consumers")
+    )

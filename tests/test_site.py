@@ -100,7 +100,7 @@ def test_defaults_are_in_memory_channel_layer_and_sqlite():
     result = run_with_settings(PRINT_BACKENDS, DEBUG="1")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "games.broadcast.InMemoryChannelLayer",  # channels' in-memory layer, swept less often
+        "games.play.broadcast.InMemoryChannelLayer",  # channels' in-memory layer, swept less often
         "django.db.backends.sqlite3",
     ]
 

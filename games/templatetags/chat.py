@@ -3,7 +3,8 @@
 from django import template
 from django.template.loader import render_to_string
 
-from games import access, rendering
+from games import access
+from games.play import rendering
 
 register = template.Library()
 

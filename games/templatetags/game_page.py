@@ -7,8 +7,8 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html
 
-from games import wording
 from games.kinds import registry
+from games.play import wording
 
 register = template.Library()
 

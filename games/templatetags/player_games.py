@@ -6,7 +6,7 @@ accounts never imports games, the way `{% player_ratings %}` keeps ratings out o
 
 from django import template
 
-from games import selectors
+from games.history import selectors
 
 register = template.Library()
 

@@ -16,8 +16,12 @@ from django.test import Client
 from accounts.models import ApiToken
 from biblios_site import errors
 from friends import services as friends
-from games import access, selectors, services
+from games import access
 from games.models import Game
+from games.play import selectors as play_selectors
+from games.play import services as play_services
+from games.tables import selectors as tables_selectors
+from games.tables import services as tables_services
 from tests.api.conftest import ApiClient
 from tests.live.conftest import own_channel_layer  # noqa: F401  (autouse fixture)
 from tests.live.helpers import TIMEOUT, Sockets, run
@@ -147,9 +151,9 @@ def table_at(people, status: str, *, played_out: bool = True, **table) -> Game:
         for player in players[1:]:
             befriend(players[0], player)
     if status == "waiting":
-        game = services.create_table(players[0], services.TableSettings(3, **table))
+        game = tables_services.create_table(players[0], tables_services.TableSettings(3, **table))
         for player in players[1:]:
-            services.join_table(game.pk, player, invited=True)
+            tables_services.join_table(game.pk, player, invited=True)
     else:
         game = started_game(players, 3, seed=3, **table)
         if status == "finished" and played_out:
@@ -205,7 +209,7 @@ def test_chat_channels_keep_players_and_watchers_apart_until_the_end(people):
 @pytest.mark.django_db
 def test_replay_perspectives(people):
     running = table_at(people, "running")
-    seat = selectors.seat_of(running, people["seated"])
+    seat = play_selectors.seat_of(running, people["seated"])
     assert access.replay_seats(running, people["seated"]) is None  # not over yet
     assert access.replay_seats(running, people["stranger"]) is None
     staff_view = access.replay_seats(running, people["staff"])
@@ -400,7 +404,7 @@ def test_a_friends_only_table_is_listed_to_the_hosts_friends_and_its_players_alo
             browser.force_login(user)
         profile = browser.get(f"/accounts/u/{host}/").content.decode()
         history = browser.get(f"/players/{host}/games/").content.decode()
-        in_progress = selectors.lobby_tables(user or AnonymousUser())["games_in_progress"]
+        in_progress = tables_selectors.lobby_tables(user or AnonymousUser())["games_in_progress"]
         found = {
             "profile, running": f"/games/{running.pk}/" in profile,
             "profile, finished": f"/games/{finished.pk}/" in profile,
@@ -449,7 +453,9 @@ def test_an_invite_holder_watches_a_private_game_on_the_web_and_through_the_api_
 
 @pytest.mark.django_db
 def test_an_invite_code_joins_a_private_table_through_the_api_body_or_query(people):
-    game = services.create_table(people["host"], services.TableSettings(3, private=True))
+    game = tables_services.create_table(
+        people["host"], tables_services.TableSettings(3, private=True)
+    )
     joiner, other = people["invited"], people["stranger"]
     apis = {user: ApiClient(ApiToken.issue(user, "tests")[1], user) for user in (joiner, other)}
     assert apis[other].post(f"/api/tables/{game.pk}/join").status_code == 403
@@ -472,5 +478,5 @@ def test_a_banned_player_can_no_longer_act_in_their_seat(people):
     game = table_at(people, "running")
     banned = people["banned"]
     with pytest.raises(errors.NotAllowed):
-        services.leave_game(game.pk, banned)
+        play_services.leave_game(game.pk, banned)
     assert not game.seats.get(user=banned).bot_level

@@ -8,8 +8,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import selectors, services
+from games.history import selectors
 from games.models import Game
+from games.tables import services
 from tests.play import play_to_end
 
 pytestmark = pytest.mark.django_db

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from games import services
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import CARD_IDS
 from games.models import Game, Move
+from games.play import services
 
 from .conftest import ApiClient, new_table, snapshot, started_table
 

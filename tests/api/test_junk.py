@@ -7,7 +7,7 @@ import random
 import pytest
 from django.test import override_settings
 
-from games import api
+from games.api import views as api
 from games.kinds.biblios import engine as biblios
 from games.models import Game
 

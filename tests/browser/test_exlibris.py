@@ -289,7 +289,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_a_spectator_follows(
 MID_GAME = """
 import json, random
 from accounts.models import User
-from games import selectors, services
+from games.play import selectors, services
 from games.models import Game
 from tests.kinds.exlibris.site.helpers import open_table
 

@@ -2,7 +2,7 @@
 by clicking, each guided step by a button whose move the coach's `data-expect` names, every
 other decision as a visitor would (the library's home actions, shelving when offered, Done);
 no console error and no policy violation on the way. The first page fits a 360 px phone, and
-the scoring demo answers clicks with the engine's totals (tests/learn/test_exlibris_lesson.py
+the scoring demo answers clicks with the engine's totals (tests/kinds/exlibris/site/test_lesson.py
 checks the figures)."""
 
 import json
@@ -30,7 +30,7 @@ def matches(action: dict, pattern: dict) -> bool:
 
 
 def visitor(actions: list[dict]) -> dict:
-    """The visitor's move where no step guides (as tests/learn/test_exlibris_lesson.py's)."""
+    """The visitor's move where no step guides (as tests/kinds/exlibris/site/test_lesson.py's)."""
     for pattern in (
         {"type": "place", "target": "library"},
         {"type": "shelve"},

@@ -301,7 +301,8 @@ SEED = """
 import json, random
 from accounts.models import User
 from friends import services as friends
-from games import selectors, services
+from games.play import selectors, services as play_services
+from games.tables import services as tables_services
 from games.kinds.biblios import engine as biblios
 from tests.play import play_to_end, seated_users, started_game
 
@@ -317,10 +318,10 @@ for _ in range({moves}):
     in_play.refresh_from_db()
     seat = biblios.to_act(in_play.engine_state())[0]
     board = selectors.board_for(in_play, by_seat[seat])
-    services.submit_action(
+    play_services.submit_action(
         in_play.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
     )
-waiting = services.create_table(host, services.TableSettings(2))
+waiting = tables_services.create_table(host, tables_services.TableSettings(2))
 friends.send_request(host, guest)  # the friends page lists one; the waiting room invites him
 friends.accept(guest, host)
 print(json.dumps(dict(host=host.username, guest=guest.username, finished=finished.pk,

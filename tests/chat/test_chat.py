@@ -7,8 +7,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import chat, moderation, services
+from games.chat import services as chat
 from games.models import ChatMessage, ModerationAction, Report
+from games.moderation import services
+from games.moderation import services as moderation
 from tests.moderation.conftest import run_action
 from tests.play import started_game
 

@@ -3,7 +3,7 @@
 import pytest
 from channels.db import database_sync_to_async
 
-from games import chat
+from games.chat import services as chat
 from tests.live.conftest import own_channel_layer  # noqa: F401  (autouse fixture)
 from tests.live.helpers import QUIET, TIMEOUT, Sockets, run, session_cookie, started_game
 

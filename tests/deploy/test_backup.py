@@ -5,9 +5,9 @@ state and takes its next move through the service layer (a person's, or a bot's 
 import pytest
 
 from accounts.models import User
-from games import services
 from games.kinds import registry
 from games.models import Game
+from games.tables import services
 from tests.deploy.conftest import run_site
 from tests.deploy.site_games import one_more_move
 from tests.play import make_users

@@ -5,7 +5,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from friends import services as friends
-from games import chat
+from games.chat import services as chat
 from tests.live.conftest import own_channel_layer  # noqa: F401  (autouse fixture)
 from tests.live.helpers import TIMEOUT, Sockets, run, session_cookie
 from tests.play import started_game

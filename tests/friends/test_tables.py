@@ -9,8 +9,11 @@ from django.urls import reverse
 
 from biblios_site import errors
 from friends import services as friends
-from games import access, chat, rendering, selectors, services
+from games import access
+from games.chat import services as chat
 from games.models import Game
+from games.play import rendering
+from games.tables import selectors, services
 from notifications.models import Notification
 from tests.play import started_game
 

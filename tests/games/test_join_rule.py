@@ -6,8 +6,9 @@ import pytest
 
 from biblios_site import errors
 from friends import services as friends
-from games import moderation, services
 from games.models import Game
+from games.moderation import services as moderation
+from games.tables import services
 
 pytestmark = pytest.mark.django_db
 

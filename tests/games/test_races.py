@@ -3,9 +3,10 @@
 import pytest
 
 from biblios_site import errors
-from games import moderation, services
 from games.kinds.biblios import engine as biblios
 from games.models import Move
+from games.moderation import services as moderation
+from games.play import services
 from tests.at_once import at_once
 from tests.play import started_game
 

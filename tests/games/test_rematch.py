@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from biblios_site import errors
 from friends import services as friends
-from games import services
 from games.models import Game, RematchOffer
+from games.tables import services
 from notifications.models import Delivery, Notification
 from tests.play import make_users, play_to_end, started_game
 from webpush.models import PushSubscription

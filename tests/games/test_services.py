@@ -6,10 +6,12 @@ import random
 import pytest
 
 from biblios_site import errors
-from games import moderation, services
 from games.kinds import registry
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
+from games.moderation import services as moderation
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.play import play_to_end, started_game
 
 pytestmark = pytest.mark.django_db
@@ -35,9 +37,9 @@ def test_stale_version_is_refused_and_changes_nothing(players):
     seat = biblios.to_act(state)[0]
     user = game.seats.get(position=seat).user
     action = biblios.legal_actions(state, seat)[0]
-    services.submit_action(game.pk, user, action, version=0)
+    play_services.submit_action(game.pk, user, action, version=0)
     with pytest.raises(errors.StaleVersion) as refused:
-        services.submit_action(game.pk, user, action, version=0)
+        play_services.submit_action(game.pk, user, action, version=0)
     assert refused.value.current_version == 1
     assert Move.objects.filter(game=game).count() == 1
 
@@ -47,7 +49,7 @@ def test_illegal_action_names_the_rule_and_changes_nothing(players):
     seat = biblios.to_act(game.engine_state())[0]
     user = game.seats.get(position=seat).user
     with pytest.raises(errors.IllegalMove, match="R3: a 'bid' action is not possible now"):
-        services.submit_action(game.pk, user, {"type": "bid", "amount": 2}, version=0)
+        play_services.submit_action(game.pk, user, {"type": "bid", "amount": 2}, version=0)
     game.refresh_from_db()
     assert game.version == 0 and not game.moves.exists()
 
@@ -56,34 +58,36 @@ def test_only_seated_players_may_move(players, django_user_model):
     game = started_game(players)
     outsider = django_user_model.objects.create_user("outsider", password="x")
     with pytest.raises(errors.NotAllowed):
-        services.submit_action(game.pk, outsider, {"type": "place", "to": "self"}, version=0)
+        play_services.submit_action(game.pk, outsider, {"type": "place", "to": "self"}, version=0)
     not_their_turn = next(
         seat.user
         for seat in game.seats.all()
         if seat.position not in biblios.to_act(game.engine_state())
     )
     with pytest.raises(errors.IllegalMove, match="turn"):
-        services.submit_action(game.pk, not_their_turn, {"type": "place", "to": "self"}, version=0)
+        play_services.submit_action(
+            game.pk, not_their_turn, {"type": "place", "to": "self"}, version=0
+        )
 
 
 def test_table_lifecycle_rules(players):
-    game = services.create_table(players[0], services.TableSettings(2))
+    game = tables_services.create_table(players[0], tables_services.TableSettings(2))
     with pytest.raises(errors.Conflict, match="needs 2 players"):
-        services.start_game(game.pk, players[0])
-    services.join_table(game.pk, players[1])
+        tables_services.start_game(game.pk, players[0])
+    tables_services.join_table(game.pk, players[1])
     with pytest.raises(errors.Conflict, match="full"):
-        services.join_table(game.pk, players[2])
+        tables_services.join_table(game.pk, players[2])
     with pytest.raises(errors.NotAllowed):
-        services.start_game(game.pk, players[1])
-    services.remove_player(game.pk, players[0], user_id=players[1].pk)
-    services.join_by_invite(game.invite_code, players[2])
-    game = services.start_game(game.pk, players[0])
+        tables_services.start_game(game.pk, players[1])
+    tables_services.remove_player(game.pk, players[0], user_id=players[1].pk)
+    tables_services.join_by_invite(game.invite_code, players[2])
+    game = tables_services.start_game(game.pk, players[0])
     assert game.status == Game.Status.ACTIVE
     assert sorted(game.seats.values_list("position", flat=True)) == [0, 1]
     with pytest.raises(errors.ServiceError):
-        services.create_table(
+        tables_services.create_table(
             players[0],
-            services.TableSettings(
+            tables_services.TableSettings(
                 3, variant="scripts_and_scribes", options={"medieval_bluff": True}
             ),
         )
@@ -102,13 +106,13 @@ def alpha_kind():
 
 
 def test_a_table_is_the_first_kind_in_its_default_variant_unless_chosen(players):
-    plain = services.create_table(players[0], services.TableSettings(2))
+    plain = tables_services.create_table(players[0], tables_services.TableSettings(2))
     assert (plain.kind, plain.variant) == ("biblios", "biblios")
     assert plain.options == {"medieval_bluff": False, "forbid_uncoverable_bids": False}
-    chosen = services.TableSettings(
+    chosen = tables_services.TableSettings(
         4, kind="biblios", variant="scripts_and_scribes", options={"forbid_uncoverable_bids": True}
     )
-    game = services.create_table(players[1], chosen)
+    game = tables_services.create_table(players[1], chosen)
     assert (game.kind, game.variant, game.num_players) == ("biblios", "scripts_and_scribes", 4)
     assert game.options == {"medieval_bluff": False, "forbid_uncoverable_bids": True}
     assert str(game) == f"Game {game.pk} (Scripts & Scribes, 4 players)"
@@ -135,7 +139,7 @@ def test_a_table_is_the_first_kind_in_its_default_variant_unless_chosen(players)
 def test_create_table_checks_the_table_against_its_kind(players, alpha_kind, table, message):
     settings = {"num_players": 2, **table}
     with pytest.raises(errors.ServiceError) as refusal:
-        services.create_table(players[0], services.TableSettings(**settings))
+        tables_services.create_table(players[0], tables_services.TableSettings(**settings))
     assert message in str(refusal.value)
     assert not Game.objects.exists()
 
@@ -144,5 +148,5 @@ def test_a_rematch_keeps_the_kind_variant_and_options(players):
     options = {"forbid_uncoverable_bids": True}
     game = started_game(players, 2, variant="scripts_and_scribes", options=options)
     game = play_to_end(game, random.Random(5))
-    again = services.rematch(game.pk, players[1])
+    again = tables_services.rematch(game.pk, players[1])
     assert (again.kind, again.variant, again.options) == (game.kind, game.variant, game.options)

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.history import PAGE_SIZE
+from games.history.selectors import PAGE_SIZE
 from games.models import Game
 
 from .conftest import bulk_games

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import ApiToken
-from games import selectors, services
 from games.kinds.biblios import engine as biblios
 from games.models import Game
+from games.play import selectors, services
 from tests.api.conftest import ApiClient
 from tests.play import play_to_end, started_game
 from tests.web.helpers import Knowledge, card_ids_in

@@ -11,10 +11,12 @@ from django.urls import reverse
 
 from accounts.middleware import scope_language
 from accounts.models import User
-from games import selectors, services
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios import names
 from games.kinds.biblios.engine.cards import CATEGORIES
+from games.play import selectors
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests import play
 from tests.live.helpers import Sockets, run, session_cookie
 
@@ -100,7 +102,7 @@ def game_with_a_category_card_in_hand(players):
         seat = biblios.to_act(game.engine_state())[0]
         board = selectors.board_for(game, by_seat[seat])
         action = rng.choice(board["legal_actions"])
-        services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
+        play_services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
         game.refresh_from_db()
     return game
 
@@ -116,7 +118,7 @@ def game_with_a_category_card_in_hand(players):
 def test_table_and_board_pages_in_french_and_spanish(players, language, waiting, board_words):
     host = players[0]
     client = browser(language, host)
-    open_table = services.create_table(host, services.TableSettings(3))
+    open_table = tables_services.create_table(host, tables_services.TableSettings(3))
     html = page(client, reverse("game", args=[open_table.pk]))
     for word in waiting:
         assert word in html

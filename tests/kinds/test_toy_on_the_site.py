@@ -16,8 +16,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import rendering, turns
 from games.models import Game
+from games.play import rendering, turns
 from ratings.models import Rating
 from tests.web.helpers import action_forms
 

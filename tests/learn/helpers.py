@@ -11,9 +11,9 @@ from html import unescape
 
 from django.http import QueryDict
 
-from games import learn
 from games.kinds import registry
 from games.kinds.biblios.engine.cards import KIND, VALUE
+from games.learn import lessons as learn
 from tests.web.helpers import action_forms
 
 

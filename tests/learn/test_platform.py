@@ -7,8 +7,8 @@ import json
 import pytest
 from django.test import Client
 
-from games import learn
 from games.kinds import registry
+from games.learn import lessons as learn
 from games.models import Game
 from tests.reliability.conftest import forget_hits
 

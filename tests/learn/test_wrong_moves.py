@@ -8,11 +8,12 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games import learn
 from games.kinds import registry
+from games.learn import lessons as learn
+from tests.kinds.exlibris.site import test_lesson as exlibris_lesson
 from tests.web.helpers import action_forms
 
-from . import helpers, test_exlibris_lesson
+from . import helpers
 from .helpers import query, text_of
 
 pytestmark = pytest.mark.django_db
@@ -24,13 +25,13 @@ def offered_moves(kind: registry.GameKind, html: str) -> list[tuple[dict, dict]]
     if kind.slug == "exlibris":
         return [
             (action, form.data(action=json.dumps(action)))
-            for form, action in test_exlibris_lesson.buttons(html)
+            for form, action in exlibris_lesson.buttons(html)
         ]
     forms = [form for form in action_forms(html) if form.action.startswith("/learn/")]
     return [(kind.parse_action(query(form.data())), form.data()) for form in forms]
 
 
-PLAY_THROUGH = {"biblios": helpers.play_through, "exlibris": test_exlibris_lesson.play_through}
+PLAY_THROUGH = {"biblios": helpers.play_through, "exlibris": exlibris_lesson.play_through}
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "es"])

@@ -15,10 +15,10 @@ from django.conf import settings
 from django.test import Client
 
 from biblios_site.asgi import application
-from games import services
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import CARD_IDS
 from games.models import Game
+from games.play import services
 from tests import play
 
 # Generous for a slow machine: only reached when an expected frame never comes.

@@ -18,8 +18,8 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from biblios_site.asgi import application
-from games import broadcast
 from games.models import Connection
+from games.play import broadcast
 from notifications import live
 
 from .helpers import HOST, ORIGIN, TIMEOUT, run, session_cookie, started_game

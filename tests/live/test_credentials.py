@@ -16,8 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import ApiToken
-from games import consumers
 from games.models import Move
+from games.play import consumers
 
 from .helpers import TIMEOUT, Sockets, closed_with, next_move, run, started_game
 

@@ -7,10 +7,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import consumers, services
 from games.access import INVITED_SESSION_KEY
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
+from games.play import consumers
+from games.tables import services
 
 from .helpers import (
     ORIGIN,

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from accounts.models import ApiToken
-from games import consumers
 from games.models import Game, Move
+from games.play import consumers
 
 from .helpers import TIMEOUT, Sockets, closed_with, play, run, seated_users, started_game, submit
 

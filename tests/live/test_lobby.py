@@ -4,7 +4,7 @@
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games.tables import services
 
 from .helpers import TIMEOUT, Sockets, run, session_cookie
 

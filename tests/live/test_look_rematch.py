@@ -6,7 +6,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import reverse
 
-from games import services
+from games.tables import services
 from tests.play import play_to_end
 
 from .helpers import TIMEOUT, Sockets, board_version, run, session_cookie, started_game

@@ -5,9 +5,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import rendering
 from games.kinds.biblios import engine as biblios
 from games.models import Game
+from games.play import rendering
 from tests.web.helpers import action_forms
 
 from .helpers import QUIET, TIMEOUT, Sockets, board_version, run, session_cookie, started_game

@@ -9,8 +9,9 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from accounts.models import ApiToken
-from games import broadcast, presence, services
 from games.models import Connection
+from games.play import broadcast, presence
+from games.tables import services
 
 from .helpers import QUIET, TIMEOUT, Sockets, run, session_cookie, started_game
 

@@ -7,10 +7,10 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from games import rendering, services
 from games.kinds.biblios import engine as biblios
-from games.live_regions import SentRegions
 from games.models import Game
+from games.play import rendering, services
+from games.play.live_regions import SentRegions
 
 from .helpers import (
     TIMEOUT,

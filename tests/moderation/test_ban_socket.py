@@ -3,7 +3,8 @@
 import pytest
 from channels.db import database_sync_to_async
 
-from games import consumers, moderation
+from games.moderation import services as moderation
+from games.play import consumers
 from tests.live.conftest import own_channel_layer  # noqa: F401  (autouse fixture)
 from tests.live.helpers import QUIET, Sockets, closed_with, run, session_cookie, started_game
 

@@ -17,9 +17,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import moderation, seat_notes, selectors, services
 from games.kinds import registry
 from games.models import Game, ModerationAction, Move
+from games.moderation import services as moderation
+from games.play import seat_notes
+from games.play import selectors as play_selectors
+from games.play import services as play_services
+from games.tables import selectors as tables_selectors
+from games.tables import services as tables_services
 from notifications import texts
 from notifications.models import Notification
 from tests.moderation.conftest import run_action
@@ -39,9 +44,9 @@ SUSPENDED = {
 def waiting_on(game: Game, user, rng: random.Random) -> Game:
     """Play random moves of the others until `game` waits on `user` (the ban's moment)."""
     while (seat := acting_seat(game)).user != user:
-        board = selectors.board_for(game, seat.user)
+        board = play_selectors.board_for(game, seat.user)
         action = rng.choice(board["legal_actions"])
-        services.submit_action(game.pk, seat.user, action, version=game.version)
+        play_services.submit_action(game.pk, seat.user, action, version=game.version)
     return game
 
 
@@ -71,10 +76,10 @@ def tables(users):
     against_bot = bot_table(banned, ["novice"], seed=2)
     play_until_idle()
     against_bot.refresh_from_db()
-    hosted = services.create_table(banned, services.TableSettings(3))
-    services.join_table(hosted.pk, clio)
-    elsewhere = services.create_table(clio, services.TableSettings(3))
-    services.join_table(elsewhere.pk, banned)
+    hosted = tables_services.create_table(banned, tables_services.TableSettings(3))
+    tables_services.join_table(hosted.pk, clio)
+    elsewhere = tables_services.create_table(clio, tables_services.TableSettings(3))
+    tables_services.join_table(elsewhere.pk, banned)
     return {
         "banned": banned,
         "live": live,
@@ -89,7 +94,7 @@ def test_a_ban_hands_the_seats_to_the_bot_and_the_games_go_on(tables, moderator)
     banned = tables["banned"]
     stuck = tables["against_bot"]
     assert stuck.status == Game.Status.ACTIVE and stuck.due_at is None  # waits on him for good
-    lobby = selectors.lobby_tables(None)
+    lobby = tables_selectors.lobby_tables(None)
     assert stuck in lobby["games_in_progress"] and tables["hosted"] in lobby["open_tables"]
 
     moderation.ban_user(banned.pk, moderator, "cheating")
@@ -109,11 +114,11 @@ def test_a_ban_hands_the_seats_to_the_bot_and_the_games_go_on(tables, moderator)
         assert game.version > versions[game.pk], f"game {game.pk}: the bot did not move"
         first = game.moves.get(seq=versions[game.pk] + 1)
         assert (first.seat, first.played_by) == (seat.position, Move.PlayedBy.TAKEOVER)
-    assert selectors.your_turn_count(banned) == 0
+    assert play_selectors.your_turn_count(banned) == 0
     # The game against the bot played itself out; the lobby no longer lists it in progress.
     stuck.refresh_from_db()
     assert stuck.status == Game.Status.FINISHED
-    lobby = selectors.lobby_tables(None)
+    lobby = tables_selectors.lobby_tables(None)
     assert stuck not in lobby["games_in_progress"]
     # His waiting table is closed (as its host leaving closes it), his seat elsewhere free.
     hosted, elsewhere = tables["hosted"], tables["elsewhere"]
@@ -149,7 +154,7 @@ def test_unbanned_they_may_take_a_seat_back(tables, moderator):
     moderation.ban_user(banned.pk, moderator, "cheating")
     moderation.unban_user(banned.pk, moderator, "appeal accepted")
     banned.refresh_from_db()
-    services.take_seat_back(turn_based.pk, banned)
+    play_services.take_seat_back(turn_based.pk, banned)
     assert not turn_based.seats.get(user=banned).bot_level
 
 

@@ -9,9 +9,12 @@ from django.utils import timezone
 
 from accounts.models import ApiToken
 from biblios_site import errors
-from games import moderation, rendering, services
 from games.kinds.biblios import engine as biblios
 from games.models import Game, ModerationAction, Move
+from games.moderation import services as moderation
+from games.moderation import services as moderation_services
+from games.play import rendering
+from games.play import services as play_services
 from tests.play import play_to_end, started_game
 from tests.web.helpers import card_ids_in
 
@@ -101,14 +104,14 @@ def test_abort_a_game_in_progress(users, moderator, admin_browser):
     page = player.get(reverse("game", args=[game.pk])).content.decode()
     assert str(rendering.ABORTED_TEXT) in page and "/act/" not in page
     with pytest.raises(errors.Conflict):
-        services.submit_action(
+        play_services.submit_action(
             game.pk, users[1], {"type": "place", "to": "self"}, version=game.version
         )
 
 
 def test_the_trail_shows_on_the_user_and_the_game(users, moderator, admin_browser):
     game = started_game(users, 2)
-    services.abort_game(game.pk, moderator, "players asked to stop")
+    moderation_services.abort_game(game.pk, moderator, "players asked to stop")
     moderation.mute_user(users[1].pk, moderator, "1h", "spam in chat")
     user_page = admin_browser.get(reverse("admin:accounts_user_change", args=[users[1].pk]))
     assert "spam in chat" in user_page.content.decode() and "Muted" in user_page.content.decode()

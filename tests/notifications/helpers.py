@@ -5,7 +5,7 @@ from collections import Counter
 
 from django.core import mail
 
-from games import selectors, services
+from games.play import selectors, services
 from notifications.models import Delivery, Notification
 from tests.turns.helpers import acting_seat
 

@@ -15,8 +15,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from biblios_site import errors
-from games import moderation, services, turns
 from games.models import Game, ModerationAction
+from games.moderation import services as moderation
+from games.play import services as play_services
+from games.play import turns
+from games.tables import services as tables_services
 from notifications import sending
 from notifications.models import Notification
 from notifications.services import SEEN_GRACE, notify
@@ -142,7 +145,7 @@ def test_a_seat_the_bot_plays_is_not_woken_until_its_player_takes_it_back(people
     ada, basil = people[:2]
     game = committed(started_game, [ada, basil], 2, seed=7, turn_seconds=86400)
     rng = random.Random(7)
-    committed(services.leave_game, game.pk, basil)
+    committed(play_services.leave_game, game.pk, basil)
     told = len(notices(basil, Event.YOUR_TURN))
     for _ in range(30):
         seat = acting_seat(game)
@@ -159,7 +162,7 @@ def test_a_rematch_tells_the_other_players_of_the_new_table(people, committed):
     ada, basil, clio = people[:3]
     game = committed(started_game, [ada, basil, clio], 3, seed=8)
     committed(play_to_end, game, random.Random(8))
-    table = committed(services.rematch, game.pk, basil)
+    table = committed(tables_services.rematch, game.pk, basil)
     for user in (ada, clio):
         (notice,) = notices(user, Event.REMATCH)
         assert (notice.event, notice.game, notice.actor) == (Event.REMATCH, table, basil)
@@ -167,7 +170,7 @@ def test_a_rematch_tells_the_other_players_of_the_new_table(people, committed):
         assert message.subject == "Reader 1 wants a rematch"
         assert f"http://localhost:8000/join/{table.invite_code}/" in message.body
     assert notices(basil, Event.REMATCH) == []
-    committed(services.rematch, game.pk, ada)  # joins the same table: nobody is told again
+    committed(tables_services.rematch, game.pk, ada)  # joins the same table: nobody is told again
     rematches = Notification.objects.filter(event=Event.REMATCH)
     assert rematches.count() == 2
     assert len([m for m in mail.outbox if "rematch" in m.subject]) == 2

@@ -12,7 +12,8 @@ from django.conf import settings
 from django.test import Client
 
 from biblios_site.asgi import application
-from games import moderation, selectors
+from games.moderation import services as moderation
+from games.play import selectors
 from notifications import services
 from tests.live.conftest import own_channel_layer  # noqa: F401  (a fresh channel layer)
 from tests.live.helpers import HOST, ORIGIN, QUIET, TIMEOUT, run, session_cookie

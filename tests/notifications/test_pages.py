@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import services
 from games.models import Game
+from games.tables import services
 from notifications.models import Notification
 from notifications.services import notify
 from tests.api.conftest import ApiClient

@@ -12,7 +12,8 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from games import presence, services
+from games.play import presence
+from games.tables import services
 from notifications import sending
 from notifications.models import Delivery, Notification, Preference
 from notifications.services import SEEN_GRACE, set_email_choice

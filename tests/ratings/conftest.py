@@ -5,9 +5,9 @@ import random
 import pytest
 from django.utils import timezone
 
-from games import selectors, services
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Seat
+from games.play import selectors, services
 from tests.play import seated_users, started_game
 
 

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from games import services
 from games.models import Game
+from games.play import services
 from ratings import elo
 from ratings.models import Rating, RatingChange
 from tests.kinds.biblios.bots.helpers import TINY_BUDGET

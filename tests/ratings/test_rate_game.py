@@ -5,8 +5,8 @@ import random
 import pytest
 from django.db import IntegrityError, transaction
 
-from games import services
 from games.models import Game, Move
+from games.moderation import services
 from ratings import elo
 from ratings.models import Rating, RatingChange
 from ratings.services import rate_game

@@ -15,8 +15,8 @@ from django.urls import reverse
 
 from accounts.models import ApiToken
 from biblios_site import errors, inputs
-from games import services
 from games.models import ChatMessage, Game, Report
+from games.tables import services
 from notifications.models import Notification
 from tests.api.conftest import snapshot
 from tests.play import make_users, started_game

@@ -11,8 +11,8 @@ import random
 import pytest
 
 from benchmarks.client import Http
-from games import moderation
 from games.models import Game
+from games.moderation import services as moderation
 from tests.play import seated_users, started_game
 from tests.reliability.conftest import TIMEOUT, Board, choose, post_action, token
 

@@ -19,12 +19,13 @@ from django.urls.resolvers import RoutePattern
 
 from accounts.forms import SignUpForm, TokenCreateForm, TokenRevokeForm
 from accounts.models import ApiToken, User
-from games import selectors
-from games.consumers import MAX_BAD_FRAMES
-from games.forms import ChatForm, ReportForm, TableForm
-from games.history import HistoryFilterForm
+from games.chat.forms import ChatForm, ReportForm
+from games.history.selectors import HistoryFilterForm
 from games.kinds.biblios import engine as biblios
 from games.models import Game
+from games.play import selectors
+from games.play.consumers import MAX_BAD_FRAMES
+from games.tables.forms import TableForm
 from notifications.tokens import unsubscribe_token
 from tests.api.conftest import snapshot
 from tests.live.helpers import Sockets, closed_with, run, session_cookie

@@ -23,7 +23,7 @@ from whitenoise.middleware import WhiteNoiseMiddleware
 from accounts.models import ApiToken
 from biblios_site.asgi import application
 from biblios_site.static import StaticFilesMiddleware
-from games import services
+from games.tables import services
 from notifications.tokens import unsubscribe_token
 from tests.live.helpers import run
 from tests.play import make_users, play_to_end, started_game

@@ -3,7 +3,7 @@ what expired must still go, just not on every send and receive."""
 
 import asyncio
 
-from games.broadcast import InMemoryChannelLayer
+from games.play.broadcast import InMemoryChannelLayer
 
 DEAD, LIVE = "specific.inmemory!dead", "specific.inmemory!live"
 

@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken, User
+from biblios_site import overload
 from biblios_site.ratelimit import LocalRate
 from friends.models import Friendship
-from games import overload
 from games.models import Game, Report
 from tests.live.helpers import Sockets, closed_with, run, session_cookie
 from tests.play import started_game

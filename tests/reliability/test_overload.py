@@ -19,7 +19,7 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from benchmarks.site import ROOT
-from games import overload
+from biblios_site import overload
 from games.models import Game, Move
 from tests.play import play_to_end, seated_users, started_game
 from tests.reliability.conftest import Http, choose, database_url, token
@@ -103,7 +103,7 @@ async def _view(url: str, game_id: int, raw_token: str) -> dict:
 def test_a_move_that_finds_the_database_busy_is_answered_503_not_500(client, users, failure):
     game = started_game(users, 2, seed=3)
     raw = {seat: token(user) for seat, user in seated_users(game).items()}
-    with mock.patch("games.services.submit_action", side_effect=failure):
+    with mock.patch("games.play.services.submit_action", side_effect=failure):
         answer = client.post(
             f"/api/games/{game.pk}/actions",
             {"version": game.version, "action": {"type": "pass"}},
@@ -119,7 +119,7 @@ def test_a_move_that_finds_the_database_busy_is_answered_503_not_500(client, use
 def test_a_page_that_finds_the_database_busy_is_answered_503_not_500(client, users):
     game = started_game(users, 2, seed=3)
     client.force_login(users[0])
-    with mock.patch("games.services.submit_action", side_effect=LOCKED):
+    with mock.patch("games.play.services.submit_action", side_effect=LOCKED):
         answer = client.post(f"/games/{game.pk}/act/", {"version": game.version, "type": "pass"})
     assert answer.status_code == 503 and answer["Retry-After"] == "1"
     assert answer["Content-Type"].startswith("text/plain")

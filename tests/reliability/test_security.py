@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from accounts.models import ApiToken
 from biblios_site import ratelimit
-from games import selectors
+from games.play import selectors
 from tests.api.conftest import snapshot
 from tests.live.helpers import ORIGIN, Sockets, run, session_cookie
 from tests.play import seated_users, started_game

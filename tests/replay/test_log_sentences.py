@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games import wording
+from games.play import wording
 
 from .conftest import finished_game
 from .test_replay import url

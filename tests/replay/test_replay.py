@@ -7,8 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import replay, selectors, services
+from games.history import replay
 from games.kinds.biblios import engine as biblios
+from games.play import selectors
+from games.tables import services
 from tests.play import play_to_end, started_game
 from tests.web.helpers import Knowledge, card_ids_in
 

@@ -5,9 +5,9 @@ import re
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors
 from games.kinds import registry
 from games.models import Game
+from games.play import selectors
 
 
 def browser(user) -> Client:

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games import rendering
 from games.models import Game
+from games.play import rendering
 from tests.api.conftest import new_table
 from tests.play import started_game
 from tests.turnbased.helpers import browser

@@ -13,8 +13,8 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from games import selectors, services
 from games.models import Game
+from games.play import selectors, services
 from notifications import sending, texts
 from notifications.models import Notification
 from tests.play import make_users

@@ -15,9 +15,12 @@ from django.apps import apps
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import moderation, selectors, services, turns
 from games.kinds import registry
 from games.models import Game, Move, Seat
+from games.moderation import services as moderation
+from games.moderation import services as moderation_services
+from games.play import selectors, turns
+from games.play import services as play_services
 from tests.api.conftest import ApiClient
 from tests.play import started_game
 from tests.turnbased.helpers import assert_lists_follow_the_engine, browser, nav_count, waiting_on
@@ -33,7 +36,7 @@ def move(game: Game, rng: random.Random, now) -> None:
     seat = acting_seat(game)
     board = selectors.board_for(game, seat.user)
     action = rng.choice(board["legal_actions"])
-    services.submit_action(game.pk, seat.user, action, version=game.version, now=now)
+    play_services.submit_action(game.pk, seat.user, action, version=game.version, now=now)
 
 
 def test_a_24_hour_game_of_moves_days_apart_finishes_with_the_lists_right_throughout(people):
@@ -79,7 +82,7 @@ def test_a_day_out_of_time_gets_the_stand_in_move_and_the_third_hands_the_seat_o
     rng = random.Random(7)
     now = game.started_at
     timeouts = 0
-    while timeouts < services.TIMEOUTS_BEFORE_TAKEOVER:
+    while timeouts < play_services.TIMEOUTS_BEFORE_TAKEOVER:
         seat = acting_seat(game)
         if seat.user == sleeper:
             assert turns.play_due(now=after_deadline(game, -1)) == 0, "a day is not over yet"
@@ -99,10 +102,10 @@ def test_a_day_out_of_time_gets_the_stand_in_move_and_the_third_hands_the_seat_o
         now += timedelta(hours=20)
         move(game, rng, now)
     assert selectors.your_turn_count(sleeper) == 0 and mine.position in _to_act(game)
-    services.take_seat_back(game.pk, sleeper, now=now)
+    play_services.take_seat_back(game.pk, sleeper, now=now)
     assert [g.pk for g in selectors.your_turn_games(sleeper)] == [game.pk]
     assert_lists_follow_the_engine(game)
-    services.leave_game(game.pk, sleeper, now=now)
+    play_services.leave_game(game.pk, sleeper, now=now)
     assert selectors.your_turn_count(sleeper) == 0
 
 
@@ -208,7 +211,7 @@ def page_of(user, game: Game) -> str:
 def test_an_aborted_game_leaves_every_list(people, admin_user):
     game = started_game(people[:2], 2, seed=8, turn_seconds=86400)
     assert sum(selectors.your_turn_count(user) for user in people[:2]) == 1
-    services.abort_game(game.pk, admin_user, "test")
+    moderation_services.abort_game(game.pk, admin_user, "test")
     assert sum(selectors.your_turn_count(user) for user in people[:2]) == 0
     assert not Seat.objects.filter(on_turn=True).exists()
 
@@ -218,7 +221,7 @@ def test_the_migration_marks_the_seats_of_games_already_in_progress(people, admi
     timed = started_game(people[:2], 2, seed=9, turn_seconds=86400)
     untimed = started_game(people[2:], 2, seed=10)
     aborted = started_game(people[:2], 2, seed=11)
-    services.abort_game(aborted.pk, admin_user, "test")
+    moderation_services.abort_game(aborted.pk, admin_user, "test")
     marked = set(Seat.objects.filter(on_turn=True).values_list("pk", flat=True))
     assert len(marked) == 2
     Seat.objects.update(on_turn=False)

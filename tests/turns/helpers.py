@@ -5,20 +5,22 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import selectors, services, turns
 from games.kinds import registry
 from games.models import Game
+from games.play import selectors, turns
+from games.play import services as play_services
+from games.tables import services as tables_services
 
 
 def bot_table(host, bots, *, others=(), seed: int = 7, **table) -> Game:
     """A started table: `host` at seat 0, then `bots` (levels, or None for the next of `others`)."""
-    game = services.create_table(
-        host, services.TableSettings(len(bots) + 1, bots=tuple(bots), **table)
+    game = tables_services.create_table(
+        host, tables_services.TableSettings(len(bots) + 1, bots=tuple(bots), **table)
     )
     Game.objects.filter(pk=game.pk).update(seed=seed)
     for person in others:
-        services.join_table(game.pk, person, invited=True)
-    return services.start_game(game.pk, host)
+        tables_services.join_table(game.pk, person, invited=True)
+    return tables_services.start_game(game.pk, host)
 
 
 def acting_seat(game: Game):
@@ -38,7 +40,7 @@ def play_with_bots(game: Game, rng: random.Random, *, max_steps: int = 2000) -> 
             assert turns.play_due() == 1, f"the worker did not play seat {seat.position}"
             continue
         board = selectors.board_for(game, seat.user)
-        services.submit_action(
+        play_services.submit_action(
             game.pk, seat.user, rng.choice(board["legal_actions"]), version=game.version
         )
     raise AssertionError("the game did not finish")

@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from games import moderation, services
 from games.models import Game
+from games.moderation import services as moderation
+from games.play import services
 from tests.reliability.conftest import (  # noqa: F401  (site: the workers fixture)
     Board,
     choose,

@@ -9,9 +9,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services, turns
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Seat
+from games.play import services, turns
 from tests.api.conftest import new_table
 from tests.play import started_game
 from tests.turns.helpers import acting_seat

@@ -6,8 +6,11 @@ import pytest
 from django.template import Context
 from django.utils import translation
 
-from games import rendering, replay, selectors, services, turns
+from games.history import replay
+from games.history import selectors as history_selectors
 from games.kinds.biblios.templatetags.biblios_board import log_line
+from games.play import rendering, services, turns
+from games.play import selectors as play_selectors
 from tests.play import started_game
 from tests.turns.helpers import acting_seat, after_deadline, before_deadline
 from tests.web.helpers import Knowledge, assert_no_leak
@@ -61,7 +64,9 @@ def test_the_timeout_mark_shows_nothing_a_seat_may_not_know(timed_game):
     for seat in game.seats.select_related("user"):
         html = rendering.board_html(game, seat.user, oob=False)
         assert_no_leak(html, knowledge, seat.position, f"seat {seat.position} after a timeout")
-    marked = [e for e in selectors.game_log(game, 1 - sleeper.position) if e.get("timed_out")]
+    marked = [
+        e for e in history_selectors.game_log(game, 1 - sleeper.position) if e.get("timed_out")
+    ]
     assert marked and all("secret" not in event and "secret_to" not in event for event in marked)
 
 
@@ -69,7 +74,7 @@ def test_a_move_the_player_chose_in_time_still_reads_as_theirs(timed_game):
     game = timed_game
     seat = acting_seat(game)
     action = {"type": "place", "to": "auction"}
-    assert action in selectors.board_for(game, seat.user)["legal_actions"]
+    assert action in play_selectors.board_for(game, seat.user)["legal_actions"]
     services.submit_action(game.pk, seat.user, action, version=0, now=before_deadline(game))
     game.refresh_from_db()
     with translation.override("en"):

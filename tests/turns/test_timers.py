@@ -9,9 +9,12 @@ import random
 import pytest
 
 from biblios_site import errors
-from games import moderation, selectors, services, turns
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
+from games.moderation import services as moderation
+from games.play import selectors, turns
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.play import started_game
 from tests.turns.helpers import acting_seat, after_deadline, before_deadline, bot_table
 
@@ -30,7 +33,9 @@ def test_the_deadline_is_stored_when_the_turn_starts(timed_game):
     seat = acting_seat(game)
     board = selectors.board_for(game, seat.user)
     moved_at = before_deadline(game)
-    services.submit_action(game.pk, seat.user, board["legal_actions"][0], version=0, now=moved_at)
+    play_services.submit_action(
+        game.pk, seat.user, board["legal_actions"][0], version=0, now=moved_at
+    )
     game.refresh_from_db()
     assert (game.due_at - moved_at).total_seconds() == 30
 
@@ -40,11 +45,11 @@ def test_a_late_move_is_refused_even_before_the_worker_ran(timed_game):
     seat = acting_seat(game)
     action = selectors.board_for(game, seat.user)["legal_actions"][0]
     with pytest.raises(errors.TimeUp, match="your time for this move ran out"):
-        services.submit_action(game.pk, seat.user, action, version=0, now=after_deadline(game))
+        play_services.submit_action(game.pk, seat.user, action, version=0, now=after_deadline(game))
     game.refresh_from_db()
     assert game.version == 0 and not game.moves.exists()
     # In time, the same move is accepted.
-    services.submit_action(game.pk, seat.user, action, version=0, now=before_deadline(game))
+    play_services.submit_action(game.pk, seat.user, action, version=0, now=before_deadline(game))
     assert game.moves.count() == 1
 
 
@@ -76,14 +81,14 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_game_still_ends(
     game = timed_game
     sleeper = acting_seat(game).user
     timeouts = 0
-    while timeouts < services.TIMEOUTS_BEFORE_TAKEOVER:
+    while timeouts < play_services.TIMEOUTS_BEFORE_TAKEOVER:
         seat = acting_seat(game)
         if seat.user == sleeper:
             time_out(game)
             timeouts += 1
         else:  # the other player moves in time
             board = selectors.board_for(game, seat.user)
-            services.submit_action(
+            play_services.submit_action(
                 game.pk,
                 seat.user,
                 board["legal_actions"][0],
@@ -97,7 +102,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_game_still_ends(
     if acting_seat(game).user == sleeper:
         action = selectors.board_for(game, sleeper)["legal_actions"][0]
         with pytest.raises(errors.Conflict, match="take your seat back"):
-            services.submit_action(game.pk, sleeper, action, version=game.version)
+            play_services.submit_action(game.pk, sleeper, action, version=game.version)
     # The bot plays the sleeper's seat to the end.
     rng = random.Random(1)
     for _ in range(2000):
@@ -109,7 +114,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_game_still_ends(
             assert turns.play_due(now=after_deadline(game, 0)) == 1
         else:
             board = selectors.board_for(game, seat.user)
-            services.submit_action(
+            play_services.submit_action(
                 game.pk, seat.user, rng.choice(board["legal_actions"]), version=game.version
             )
     assert game.status == Game.Status.FINISHED
@@ -124,7 +129,7 @@ def test_a_move_in_time_resets_the_count_of_timeouts(timed_game):
     for _ in range(200):  # play until the sleeper's turn comes back, then move in time
         seat = acting_seat(game)
         board = selectors.board_for(game, seat.user)
-        services.submit_action(
+        play_services.submit_action(
             game.pk,
             seat.user,
             board["legal_actions"][0],
@@ -139,11 +144,11 @@ def test_a_move_in_time_resets_the_count_of_timeouts(timed_game):
 def test_leaving_on_purpose_hands_the_seat_to_the_scholar_at_once(people):
     game = started_game(people, 3, seed=4)
     leaver = people[1]
-    services.leave_game(game.pk, leaver)
+    play_services.leave_game(game.pk, leaver)
     seat = game.seats.get(user=leaver)
     assert seat.bot_level == "scholar" and seat.abandoned and seat.consecutive_timeouts == 0
     with pytest.raises(errors.Conflict, match="already plays your seat"):
-        services.leave_game(game.pk, leaver)
+        play_services.leave_game(game.pk, leaver)
     # When the leaver's turn comes the worker plays it, even at an untimed table.
     rng = random.Random(2)
     for _ in range(200):
@@ -154,7 +159,7 @@ def test_leaving_on_purpose_hands_the_seat_to_the_scholar_at_once(people):
             assert move.seat == seat.position and move.played_by == Move.PlayedBy.TAKEOVER
             break
         board = selectors.board_for(game, current.user)
-        services.submit_action(
+        play_services.submit_action(
             game.pk, current.user, rng.choice(board["legal_actions"]), version=game.version
         )
     else:
@@ -164,37 +169,37 @@ def test_leaving_on_purpose_hands_the_seat_to_the_scholar_at_once(people):
 def test_a_returning_player_takes_the_seat_back(people):
     game = started_game(people, 2, seed=6, turn_seconds=60)
     leaver = acting_seat(game).user
-    services.leave_game(game.pk, leaver)
+    play_services.leave_game(game.pk, leaver)
     game.refresh_from_db()
     bot_due = game.due_at
-    services.take_seat_back(game.pk, leaver)
+    play_services.take_seat_back(game.pk, leaver)
     seat = game.seats.get(user=leaver)
     assert not seat.bot_level and not seat.abandoned and seat.consecutive_timeouts == 0
     game.refresh_from_db()
     # Their turn again: a fresh person's deadline replaced the bot's due time.
     assert (game.due_at - bot_due).total_seconds() > 50
     action = selectors.board_for(game, leaver)["legal_actions"][0]
-    services.submit_action(game.pk, leaver, action, version=game.version)
+    play_services.submit_action(game.pk, leaver, action, version=game.version)
     assert game.moves.get().played_by == Move.PlayedBy.PLAYER
     with pytest.raises(errors.Conflict, match="already playing your seat"):
-        services.take_seat_back(game.pk, leaver)
+        play_services.take_seat_back(game.pk, leaver)
 
 
 def test_only_players_of_a_running_game_leave_or_come_back(people):
     game = started_game(people, 2, seed=6)
     with pytest.raises(errors.NotAllowed):
-        services.leave_game(game.pk, people[3])
+        play_services.leave_game(game.pk, people[3])
     with pytest.raises(errors.NotAllowed):
-        services.take_seat_back(game.pk, people[3])
-    table = services.create_table(people[2], services.TableSettings(2))
+        play_services.take_seat_back(game.pk, people[3])
+    table = tables_services.create_table(people[2], tables_services.TableSettings(2))
     with pytest.raises(errors.Conflict, match="waiting for players"):
-        services.leave_game(table.pk, people[2])
+        play_services.leave_game(table.pk, people[2])
 
 
 def test_a_bot_seat_is_due_after_the_readable_delay(people, settings):
     settings.BOT_MOVE_DELAY_S = 0.8
     game = bot_table(people[0], ["novice"], seed=1)
-    services.leave_game(game.pk, people[0])
+    play_services.leave_game(game.pk, people[0])
     game.refresh_from_db()
     assert turns.play_due(now=after_deadline(game, -0.5)) == 0
     assert turns.play_due(now=after_deadline(game, 0)) == 1
@@ -212,7 +217,7 @@ def test_a_bots_deadline_is_not_shown_as_a_persons(people):
             turns.play_due(now=after_deadline(game))
         else:
             board = selectors.board_for(game, acting.user)
-            services.submit_action(
+            play_services.submit_action(
                 game.pk,
                 acting.user,
                 board["legal_actions"][0],

@@ -8,10 +8,13 @@ import pytest
 from django.db import connection
 
 from biblios_site import errors
-from games import moderation, selectors, services, turns
+from games.history import selectors as history_selectors
 from games.kinds import registry
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
+from games.moderation import services as moderation
+from games.play import selectors as play_selectors
+from games.play import services, turns
 from tests.turns.helpers import (
     acting_seat,
     after_deadline,
@@ -42,7 +45,7 @@ def assert_log_is_truth(game: Game) -> None:
     ids="-".join,
 )
 def test_bots_play_whole_games_against_a_person_without_illegal_moves(people, bots, caplog):
-    caplog.set_level(logging.ERROR, logger="games.turns")
+    caplog.set_level(logging.ERROR, logger="games.play.turns")
     game = bot_table(people[0], bots, seed=len(bots) * 11 + len(bots[0]))
     game = play_with_bots(game, random.Random(3))
     assert game.status == Game.Status.FINISHED and game.result["winners"]
@@ -55,7 +58,7 @@ def test_bots_play_whole_games_against_a_person_without_illegal_moves(people, bo
     # A refused bot move would have been logged before a fallback move was played.
     assert not caplog.records
     # The histories name the bots; places were recorded for every seat.
-    assert selectors.seat_names(game)[1].endswith("bot")
+    assert play_selectors.seat_names(game)[1].endswith("bot")
     assert all(seat.place for seat in game.seats.all())
 
 
@@ -89,12 +92,12 @@ def test_a_bot_whose_turn_it_was_plays_after_a_restart(people):
     game = bot_table(people[0], ["scholar", "scholar"], seed=2)
     while not acting_seat(game).bot_level:
         seat = acting_seat(game)
-        board = selectors.board_for(game, seat.user)
+        board = play_selectors.board_for(game, seat.user)
         services.submit_action(game.pk, seat.user, board["legal_actions"][0], version=game.version)
     game.refresh_from_db()
     version, due_at = game.version, game.due_at
     assert due_at is not None
-    selectors._history.games.clear()  # what a restarted process would not have
+    history_selectors._history.games.clear()  # what a restarted process would not have
     assert turns.play_due() == 1
     game.refresh_from_db()
     assert game.version == version + 1
@@ -109,13 +112,13 @@ def test_the_bots_memory_is_its_own_seats_log(people, monkeypatch):
         if seat.bot_level:
             turns.play_due()
         else:
-            board = selectors.board_for(game, seat.user)
+            board = play_selectors.board_for(game, seat.user)
             services.submit_action(
                 game.pk, seat.user, board["legal_actions"][-1], version=game.version
             )
     while not acting_seat(game).bot_level:
         seat = acting_seat(game)
-        board = selectors.board_for(game, seat.user)
+        board = play_selectors.board_for(game, seat.user)
         services.submit_action(game.pk, seat.user, board["legal_actions"][0], version=game.version)
     game.refresh_from_db()
     bot = acting_seat(game).position
@@ -197,7 +200,7 @@ def test_a_failing_bot_is_logged_and_the_table_does_not_stall(people, monkeypatc
     game = bot_table(people[0], ["scholar"], seed=2)
     services.leave_game(game.pk, people[0])
     monkeypatch.setattr(registry.of(game).bots, "choose", bot)
-    with caplog.at_level(logging.ERROR, logger="games.turns"):
+    with caplog.at_level(logging.ERROR, logger="games.play.turns"):
         assert turns.play_due() == 1
     assert "bot move" in caplog.records[0].getMessage()
     assert_log_is_truth(game)

@@ -3,9 +3,9 @@ never a 500 (the test client re-raises any server error)."""
 
 import pytest
 
-from games import services
 from games.kinds.biblios import engine as biblios
 from games.models import Move
+from games.tables import services
 from tests.play import started_game
 
 from .helpers import action_forms

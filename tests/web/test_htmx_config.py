@@ -8,7 +8,7 @@ from html import unescape
 
 import pytest
 
-from games import services
+from games.tables import services
 from tests.play import started_game
 
 pytestmark = pytest.mark.django_db

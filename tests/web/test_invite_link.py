@@ -6,7 +6,8 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 
-from games import rendering, services
+from games.play import rendering
+from games.tables import services
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.test import Client
 from django.utils import translation
 
 from accounts.models import User
-from games import services
 from games.models import Game
+from games.tables import services
 from tests.play import started_game
 
 pytestmark = pytest.mark.django_db

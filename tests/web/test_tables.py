@@ -5,8 +5,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from games import rendering, selectors, services
 from games.models import Game
+from games.play import rendering
+from games.tables import selectors, services
 from tests.play import started_game
 
 from .helpers import forms_in

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from games import services
+from games.tables import services
 
 pytestmark = pytest.mark.django_db
 

@@ -7,10 +7,10 @@ the reader's language; the templates only lay it out.
 
 from django.utils.translation import gettext, gettext_lazy
 
-from games.charts import player_marks, player_pattern
 from games.kinds.biblios import names as printed
 from games.kinds.biblios.engine.cards import CATEGORIES
 from games.kinds.biblios.engine.scoring import TIE_BREAK_STEPS
+from games.play.charts import player_marks, player_pattern
 
 # A short help text per decision, and the anchor of the rules page section that explains it.
 STEP_HELP = {

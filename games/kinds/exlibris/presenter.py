@@ -15,13 +15,13 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games import wording
-from games.board_forms import action_value
 from games.kinds.exlibris import engine, names
 from games.kinds.exlibris.card_faces import card_chip, card_name
 from games.kinds.exlibris.engine.cards import CARDS, CATEGORIES, LOCATIONS
 from games.kinds.exlibris.prompts import DOING, DOING_DEFAULT, OWNED_ASSISTANTS, PROMPTS, naming
 from games.kinds.exlibris.scoresheet import PLACE_WORDS, inspection, score_context
+from games.play import wording
+from games.play.board_forms import action_value
 
 # The newest cards of the discard pile drawn as cards on the board (the rest: its index).
 DISCARD_NEWEST = 5

@@ -6,10 +6,10 @@ X77), its tie-breaks in words, and the chart of each player's scoring lines. The
 
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games.charts import player_marks, player_pattern
 from games.kinds.exlibris import engine, names
 from games.kinds.exlibris.card_faces import card_name
 from games.kinds.exlibris.engine.cards import CATEGORIES
+from games.play.charts import player_marks, player_pattern
 
 PLACE_WORDS = {
     1: pgettext_lazy("place in a game", "1st"),

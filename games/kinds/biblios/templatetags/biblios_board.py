@@ -6,9 +6,9 @@ from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
-from games import seat_notes
-from games.board_forms import move_form_start
 from games.kinds.biblios.names import dice_list
+from games.play import seat_notes
+from games.play.board_forms import move_form_start
 
 from .biblios_cards import card
 

@@ -6,10 +6,10 @@ from django.utils.html import conditional_escape, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
-from games import seat_notes
-from games.board_forms import move_form_start
 from games.kinds.exlibris import card_faces, names
 from games.kinds.exlibris.engine.cards import CATEGORIES, LIBRARIES, LOCATIONS
+from games.play import seat_notes
+from games.play.board_forms import move_form_start
 
 register = template.Library()
 

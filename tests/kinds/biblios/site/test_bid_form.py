@@ -8,9 +8,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from games import rendering, services
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import KIND, VALUE
+from games.play import rendering, services
 from tests.play import seated_users, started_game
 from tests.web.helpers import action_forms
 

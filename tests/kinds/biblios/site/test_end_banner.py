@@ -6,10 +6,10 @@ import random
 import pytest
 from django.utils import translation
 
-from games import rendering, selectors
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios import presenter
 from games.kinds.biblios.engine import scoring
+from games.play import rendering, selectors
 from tests.play import play_to_end, seated_users, started_game
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,13 @@ import random
 
 import pytest
 
-from games import rendering, services
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import KIND
 from games.kinds.biblios.templatetags.biblios_cards import card_name
 from games.models import Game
+from games.play import rendering
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.play import started_game
 from tests.web.helpers import Knowledge, assert_no_leak, card_ids_in
 
@@ -102,7 +104,7 @@ def test_no_page_or_fragment_shows_a_hidden_card(users, clients, num_players, ta
             break
         seat = biblios.to_act(state)[0]
         action = choose(biblios.legal_actions(state, seat), rng)
-        services.submit_action(game.pk, by_seat[seat], action, version=game.version)
+        play_services.submit_action(game.pk, by_seat[seat], action, version=game.version)
         moves += 1
     assert game.status == Game.Status.FINISHED
     # The games reached the secret-bearing moments the checks are about.
@@ -111,8 +113,8 @@ def test_no_page_or_fragment_shows_a_hidden_card(users, clients, num_players, ta
 
 
 def test_pages_without_a_board_show_no_cards(users, clients):
-    game = services.create_table(users[0], services.TableSettings(2))
-    services.join_table(game.pk, users[1])
+    game = tables_services.create_table(users[0], tables_services.TableSettings(2))
+    tables_services.join_table(game.pk, users[1])
     started_game(users[2:], 2)
     for browser in (clients[users[0].pk], clients[users[4].pk], clients[None]):
         for url in ("/", f"/games/{game.pk}/"):

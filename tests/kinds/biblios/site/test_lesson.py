@@ -7,10 +7,10 @@ import dataclasses
 import pytest
 from django.test import Client
 
-from games import learn
 from games.kinds import registry
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios import tutorial
+from games.learn import lessons as learn
 from tests.learn.helpers import play_through, text_of
 
 pytestmark = pytest.mark.django_db

@@ -13,12 +13,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from biblios_site import errors
-from games import rendering, selectors, services
 from games.kinds.biblios import card_faces, presentation, presenter
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine import scoring
 from games.kinds.biblios.engine.cards import CARDS, CATEGORIES, CHURCH_DICE, category_name
 from games.models import Game, Seat
+from games.play import rendering, selectors
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.play import play_to_end, seated_users, started_game
 from tests.web.helpers import by_id, parse_tree
 
@@ -207,7 +209,7 @@ def test_a_complete_tie_is_said_to_be_shared():
 def test_rematch_opens_a_like_table_and_the_others_join_it(users):
     game = started_game(users, 3, seed=21, private=True, options={"medieval_bluff": True})
     game = play_to_end(game, random.Random(5))
-    new_game = services.rematch(game.pk, users[1])
+    new_game = tables_services.rematch(game.pk, users[1])
     assert (new_game.variant, new_game.num_players, new_game.options, new_game.private) == (
         game.variant,
         3,
@@ -217,15 +219,17 @@ def test_rematch_opens_a_like_table_and_the_others_join_it(users):
     assert new_game.host == users[1] and new_game.status == Game.Status.OPEN
     assert list(new_game.seats.values_list("user_id", "position")) == [(users[1].pk, 0)]
 
-    assert services.rematch(game.pk, users[2]).pk == new_game.pk  # the one-click join
-    assert services.rematch(game.pk, users[1]).pk == new_game.pk  # asking twice changes nothing
+    assert tables_services.rematch(game.pk, users[2]).pk == new_game.pk  # the one-click join
+    assert (
+        tables_services.rematch(game.pk, users[1]).pk == new_game.pk
+    )  # asking twice changes nothing
     assert sorted(new_game.seats.values_list("user_id", flat=True)) == [users[1].pk, users[2].pk]
     assert Game.objects.count() == 2
 
 
 def test_rematch_copies_the_bot_seats(users, finished_game):
     Seat.objects.filter(game=finished_game, position=2).update(user=None, bot_level="abbot")
-    new_game = services.rematch(finished_game.pk, users[0])
+    new_game = tables_services.rematch(finished_game.pk, users[0])
     assert list(new_game.seats.order_by("position").values_list("user_id", "bot_level")) == [
         (users[0].pk, ""),
         (None, "abbot"),
@@ -234,10 +238,10 @@ def test_rematch_copies_the_bot_seats(users, finished_game):
 
 def test_rematch_is_refused_to_outsiders_and_before_the_end(users, finished_game):
     with pytest.raises(errors.NotAllowed):
-        services.rematch(finished_game.pk, users[4])
+        tables_services.rematch(finished_game.pk, users[4])
     running = started_game(users, 2)
     with pytest.raises(errors.Conflict):
-        services.rematch(running.pk, users[0])
+        tables_services.rematch(running.pk, users[0])
     assert not Game.objects.filter(status=Game.Status.OPEN).exists()
 
 
@@ -322,7 +326,7 @@ def test_the_live_region_carries_the_newest_log_line_and_is_fed_after_a_move(use
     assert announced.endswith(newest) and newest
 
     board = selectors.board_for(game, mover)
-    services.submit_action(game.pk, mover, board["legal_actions"][0], version=board["version"])
+    play_services.submit_action(game.pk, mover, board["legal_actions"][0], version=board["version"])
     game.refresh_from_db()
     pushed = rendering.board_html(game, mover, oob=True)
     log_region = pushed.rsplit('id="board-log"', 1)[1]  # the region swapped in, not the skeleton
@@ -356,7 +360,7 @@ def test_colour_is_never_the_only_signal_on_the_board(users):
     for _move in range(12):
         mover = seated_users(game)[biblios.to_act(game.engine_state())[0]]
         board = selectors.board_for(game, mover)
-        services.submit_action(
+        play_services.submit_action(
             game.pk, mover, rng.choice(board["legal_actions"]), version=board["version"]
         )
         game.refresh_from_db()

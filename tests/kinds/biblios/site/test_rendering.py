@@ -5,11 +5,13 @@ import random
 import pytest
 from django.http import QueryDict
 
-from games import rendering, services
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios import presenter
 from games.kinds.biblios.forms import parse_action
 from games.models import Game
+from games.play import rendering
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.play import started_game
 from tests.web.helpers import action_forms, by_id, parse_tree
 
@@ -69,7 +71,7 @@ def test_page_board_keeps_the_socket_outside_every_swapped_region(users, clients
 
 
 def test_waiting_room_is_pushed_as_its_own_region(users):
-    game = services.create_table(users[0], services.TableSettings(2))
+    game = tables_services.create_table(users[0], tables_services.TableSettings(2))
     html = rendering.board_html(game, users[1], oob=True)
     top = parse_tree(html).children
     assert [node.attrs["id"] for node in top] == ["board-waiting"]
@@ -90,7 +92,7 @@ def test_players_region_shows_presence_only_when_known(users):
 
 
 def test_lobby_fragment_is_an_oob_swap_of_the_tables(users):
-    game = services.create_table(users[0], services.TableSettings(2))
+    game = tables_services.create_table(users[0], tables_services.TableSettings(2))
     html = rendering.lobby_html(users[1])
     (root,) = parse_tree(html).children
     assert root.attrs["id"] == "lobby-tables"
@@ -162,6 +164,6 @@ def test_forms_offer_exactly_the_legal_actions_at_every_step(users):
         action = rng.choice(legal)
         if action["type"] == "bid" and rng.random() < 0.6 and {"type": "pass"} in legal:
             action = {"type": "pass"}
-        services.submit_action(game.pk, by_seat[seat], action, version=game.version)
+        play_services.submit_action(game.pk, by_seat[seat], action, version=game.version)
         game.refresh_from_db()
     assert {"place", "pick", "church", "bid", "pay", "give"} <= steps_seen

@@ -9,9 +9,9 @@ import re
 import pytest
 from django.utils import translation
 
-from games import rendering
 from games.kinds.biblios import presentation
 from games.kinds.biblios.engine import scoring
+from games.play import rendering
 from tests.play import play_to_end, started_game
 
 # The label's bold 8.5px (board.css .chart-label) is at most 0.7 of its size a letter wide on

@@ -15,11 +15,14 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from games import chat, rendering, selectors, services
+from games.chat import services as chat
 from games.kinds.biblios import card_faces
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import LETTER, VALUE, letter_rank
 from games.models import Game, Seat
+from games.play import rendering, selectors
+from games.play import services as play_services
+from games.tables import services as tables_services
 from tests.play import play_to_end, seated_users, started_game
 from tests.web.helpers import by_id, parse_tree
 
@@ -47,7 +50,7 @@ def play_until(game: Game, rng: random.Random, done) -> Game:
     while not done(game.engine_state()):
         seat = biblios.to_act(game.engine_state())[0]
         board = selectors.board_for(game, by_seat[seat])
-        services.submit_action(
+        play_services.submit_action(
             game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
         )
         game.refresh_from_db()
@@ -134,7 +137,7 @@ def test_seats_say_bot_for_a_bot_and_plain_words_for_the_active_player(users):
 
 def test_after_a_player_leaves_each_reader_gets_one_message(users):
     game = started_game(users, 3, seed=4)
-    services.leave_game(game.pk, users[1])
+    play_services.leave_game(game.pk, users[1])
     leaver = region(rendering.board_html(game, users[1], oob=False), "board-banner")
     assert "Take my seat back" in leaver
     assert "who left the game" not in leaver
@@ -180,8 +183,8 @@ def test_the_log_and_chat_drawer_opens_without_javascript(users, clients):
 def test_a_player_waiting_when_the_host_starts_can_leave_the_game(users, clients):
     """The takeover push swaps the board in without reloading: "Leave game" must be on the page
     already (board.css shows it once the running board is in), and work once the game runs."""
-    game = services.create_table(users[0], services.TableSettings(2))
-    services.join_table(game.pk, users[1])
+    game = tables_services.create_table(users[0], tables_services.TableSettings(2))
+    tables_services.join_table(game.pk, users[1])
     waiting = clients[users[1].pk].get(reverse("game", args=[game.pk])).content.decode()
     root = parse_tree(waiting)
     (live,) = by_id(root, "game-live")
@@ -197,7 +200,7 @@ def test_a_player_waiting_when_the_host_starts_can_leave_the_game(users, clients
     spectator = clients[users[4].pk].get(reverse("game", args=[game.pk])).content.decode()
     assert "Yes, leave the game" not in spectator
 
-    services.start_game(game.pk, users[0])
+    tables_services.start_game(game.pk, users[0])
     pushed = rendering.board_html(Game.objects.get(pk=game.pk), users[1], oob=True)
     assert 'data-status="active"' in pushed.split(">", 1)[0]  # what board.css shows it on
     answer = clients[users[1].pk].post(reverse("game_leave_game", args=[game.pk]))

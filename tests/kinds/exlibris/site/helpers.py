@@ -9,10 +9,11 @@ from html import unescape
 
 from django.utils import timezone
 
-from games import rendering, services, turns
 from games.kinds.exlibris import engine
 from games.kinds.exlibris.engine.cards import CARDS
 from games.models import Game
+from games.play import rendering, turns
+from games.tables import services
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 

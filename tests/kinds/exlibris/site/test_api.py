@@ -10,9 +10,9 @@ import threading
 import pytest
 from django.db import connection
 
-from games import moderation
 from games.kinds.exlibris import engine
 from games.models import Game, Move
+from games.moderation import services as moderation
 from tests.kinds.exlibris.site.doors import (
     ApiClient,
     api_table,

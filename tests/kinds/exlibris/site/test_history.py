@@ -11,10 +11,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import moderation, replay, selectors, services
+from games.history import replay
 from games.kinds import registry
 from games.kinds.exlibris import engine
 from games.models import Game, Move
+from games.moderation import services as moderation
+from games.play import selectors, services
 from ratings.models import Rating, RatingChange
 from tests.kinds.exlibris.site.doors import SEED, ApiClient, assert_view_keeps_secrets, hidden_now
 from tests.kinds.exlibris.site.helpers import (

@@ -9,12 +9,12 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games import learn
 from games.kinds import registry
 from games.kinds.exlibris import engine, names, tutorial
 from games.kinds.exlibris.engine import bookshelf as bs
 from games.kinds.exlibris.engine import scoring
 from games.kinds.exlibris.engine.cards import CATEGORIES
+from games.learn import lessons as learn
 from tests.learn.helpers import query, text_of
 from tests.web.helpers import action_forms
 

@@ -12,11 +12,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
 from games.kinds.exlibris import engine, names
 from games.kinds.exlibris.card_faces import CODES, card_name
 from games.kinds.exlibris.engine.cards import CARDS
 from games.models import Game
+from games.play import services as play_services
+from games.tables import services as tables_services
 
 from .helpers import (
     HTMX,
@@ -68,7 +69,7 @@ def play(game: Game, users, rng, *, moves: int) -> Game:
             break
         seat = engine.to_act(state)[0]
         action = rng.choice(engine.legal_actions(state, seat))
-        services.submit_action(game.pk, users[seat], action, version=state["version"])
+        play_services.submit_action(game.pk, users[seat], action, version=state["version"])
     game.refresh_from_db()
     return game
 
@@ -229,9 +230,11 @@ def test_only_ex_libris_pages_load_its_stylesheet(table):
     assert "exlibris/board.css" in page(browsers[staff.pk], f"/admin/games/game/{game.pk}/inspect/")
     play(game, users, random.Random(9), moves=2000)
     assert "exlibris/board.css" in page(player, f"/games/{game.pk}/replay/?as=mine&move=3")
-    biblios = services.create_table(users[0], services.TableSettings(2, kind="biblios"))
-    services.join_table(biblios.pk, users[1])
-    services.start_game(biblios.pk, users[0])
+    biblios = tables_services.create_table(
+        users[0], tables_services.TableSettings(2, kind="biblios")
+    )
+    tables_services.join_table(biblios.pk, users[1])
+    tables_services.start_game(biblios.pk, users[0])
     assert "exlibris/board.css" not in page(player, f"/games/{biblios.pk}/")
 
 

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from accounts.models import ApiToken
-from games import services
 from games.kinds.exlibris import engine
 from games.models import Game
+from games.play import services
 from tests.kinds.exlibris.site.doors import assert_view_keeps_secrets
 from tests.kinds.exlibris.site.helpers import (
     Knowledge,

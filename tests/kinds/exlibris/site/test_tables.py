@@ -15,10 +15,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import ApiToken
-from games import services
 from games.kinds.exlibris import engine, forms
 from games.kinds.exlibris.engine.setup import SOLO_DIFFICULTIES
 from games.models import Game
+from games.tables import services
 from ratings.models import Rating
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,10 @@ from datetime import timedelta
 
 import pytest
 
-from games import moderation, selectors, services, turns
 from games.kinds import registry
 from games.models import Game, Move
+from games.moderation import services as moderation
+from games.play import selectors, services, turns
 from tests.kinds.exlibris.site.helpers import open_table
 from tests.turns.helpers import acting_seat, after_deadline, play_until_idle, play_with_bots
 
@@ -42,7 +43,7 @@ def assert_log_is_truth(game: Game) -> None:
 def test_bot_seats_play_their_table_to_the_end_against_a_person(people, bots, caplog):
     """The person picks from its own view; every bot turn is the worker's, with no refused move
     (a refused bot move would be logged before a fallback move)."""
-    caplog.set_level(logging.ERROR, logger="games.turns")
+    caplog.set_level(logging.ERROR, logger="games.play.turns")
     game = open_table(people, len(bots) + 1, bots=bots, seed=len(bots) * 13 + len(bots[0]))
     game = play_with_bots(game, random.Random(2), max_steps=3000)
     assert game.status == Game.Status.FINISHED and game.result["players"]
@@ -58,7 +59,7 @@ def test_bot_seats_play_their_table_to_the_end_against_a_person(people, bots, ca
 def test_a_table_of_bots_is_played_out_by_the_worker_after_its_host_leaves(people, caplog):
     """The host leaves at once: the stand-in (greedy) takes its seat and the worker alone plays
     the game to its end (X67)."""
-    caplog.set_level(logging.ERROR, logger="games.turns")
+    caplog.set_level(logging.ERROR, logger="games.play.turns")
     game = open_table(people, 4, bots=["greedy", "random", "random"], seed=44)
     services.leave_game(game.pk, people[0])
     play_until_idle()

@@ -24,10 +24,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import services
 from games.kinds.exlibris import bots, engine
 from games.kinds.exlibris.card_faces import CODES
 from games.kinds.exlibris.engine.cards import CARDS, CATEGORIES
+from games.play import services
 
 from .helpers import live_board, open_table
 

@@ -16,9 +16,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from games import access, chat, selectors
+from games import access
+from games.chat import services as chat
+from games.history import selectors as history_selectors
 from games.kinds import registry
 from games.models import Game
+from games.play import selectors as play_selectors
+from games.tables import selectors as tables_selectors
 
 ABORTED_TEXT = gettext_lazy("This game was ended by a moderator.")
 
@@ -49,7 +53,7 @@ def your_turn_context(user) -> dict:
     game's name, the opponents and the time left (None when untimed)."""
     entries = []
     now = timezone.now()
-    for game in selectors.your_turn_games(user):
+    for game in play_selectors.your_turn_games(user):
         seats = list(game.seats.all())
         left = (game.due_at - now).total_seconds() if game.turn_seconds and game.due_at else None
         entries.append(
@@ -68,19 +72,19 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     `connected` is the set of seats with a live connection, or None when unknown (then no
     presence is shown). Raises `errors.NotAllowed` for spectators at a closed table.
     """
-    view = selectors.board_for(game, user)
+    view = play_selectors.board_for(game, user)
     aborted = game.status == Game.Status.ABORTED
     if aborted:  # the engine does not know that a moderator ended the game: no more moves
         view = {**view, "legal_actions": []}
     seats = list(game.seats.select_related("user"))
     kind = registry.of(game)
-    names = selectors.seat_names(game, seats)
+    names = play_selectors.seat_names(game, seats)
     context = kind.presenter.view_context(game, view, names, connected=connected)
     context["board_template"] = kind.board_template
     context["message"] = message
     if aborted:
         context["banner"] = {"mine": False, "text": ABORTED_TEXT}
-    context["log"] = selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
+    context["log"] = history_selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
     context["turn"] = _turn(game, user, view, context["players"], seats)
     if game.status == Game.Status.FINISHED:
         context["rematch"] = _rematch(game, user, view["seat"])
@@ -96,7 +100,7 @@ def chat_context(game: Game, user, *, invited: bool = False, error: str = "") ->
     One context for the page (`{% chat_panel %}`), a post's htmx answer and the live push;
     `invited`: the user holds the table's invite (what that allows: `games.access`).
     """
-    seat = selectors.seat_of(game, user)
+    seat = play_selectors.seat_of(game, user)
     channels = access.chat_channels(game, user, invited=invited, seat=seat)
     seated = seat is not None
     return {
@@ -128,9 +132,9 @@ def _rematch(game: Game, user, seat) -> dict:
     offered to them."""
     if seat is None:
         return {"can_ask": False}
-    offer = selectors.rematch_offer(game, user)
+    offer = tables_selectors.rematch_offer(game, user)
     if offer is None:
-        return {"can_ask": True, "offered": selectors.has_offered_rematch(game, user)}
+        return {"can_ask": True, "offered": tables_selectors.has_offered_rematch(game, user)}
     seats = list(offer.seats.select_related("user"))
     return {
         "can_ask": True,
@@ -143,12 +147,12 @@ def _rematch(game: Game, user, seat) -> dict:
 
 def log_context(game: Game, user) -> dict:
     """The whole game log for `user`'s seat (or a spectator), checked like the board."""
-    seat = selectors.board_for(game, user)["seat"] if game.setup else None
+    seat = play_selectors.board_for(game, user)["seat"] if game.setup else None
     return {
         "game": game,
-        "names": selectors.seat_names(game),
+        "names": play_selectors.seat_names(game),
         "me": seat,
-        "log": selectors.game_log(game, seat),
+        "log": history_selectors.game_log(game, seat),
         "board_template": registry.of(game).board_template,
     }
 
@@ -179,10 +183,10 @@ def board_html(
 
 def players_html(game: Game, user, *, connected) -> str:
     """Only the players region, as an oob swap: enough when somebody connects or leaves."""
-    view = selectors.board_for(game, user)
+    view = play_selectors.board_for(game, user)
     seats = list(game.seats.select_related("user"))
     kind = registry.of(game)
-    names = selectors.seat_names(game, seats)
+    names = play_selectors.seat_names(game, seats)
     context = kind.presenter.view_context(game, view, names, connected=connected)
     _mark_bots(context["players"], seats)
     context["oob"] = True
@@ -215,7 +219,7 @@ def waiting_context(game: Game, user, *, oob: bool, origin: str = "") -> dict:
         "free_seats": game.num_players - len(seats),
         "seated": seated,
         # Who I may invite (my friends not seated), or why I may not sit at a friends-only table.
-        "invitable": selectors.invitable_friends(game, user, seats) if seated else [],
+        "invitable": tables_selectors.invitable_friends(game, user, seats) if seated else [],
         "friends_only_refusal": None if seated else access.friends_only_refusal(game, user),
         "is_host": user.is_authenticated and game.host_id == user.pk,
         "user": user,
@@ -227,7 +231,7 @@ def waiting_context(game: Game, user, *, oob: bool, origin: str = "") -> dict:
 def lobby_html(user) -> str:
     """The lobby's table lists as an oob swap (`#lobby-tables`), for live lobby updates."""
     return render_to_string(
-        "games/lobby.html#tables", {**selectors.lobby_tables(user), "oob": True}
+        "games/lobby.html#tables", {**tables_selectors.lobby_tables(user), "oob": True}
     )
 
 
@@ -249,7 +253,7 @@ def _turn(game: Game, user, view: dict, players: list[dict], seats: list) -> dic
     wait on the reader (nor holds them in a live game), the next one that does."""
     _mark_bots(players, seats)
     kind = registry.of(game)
-    deadline = selectors.turn_deadline(game, seats, view["to_act"])
+    deadline = play_selectors.turn_deadline(game, seats, view["to_act"])
     mine = next((seat for seat in seats if seat.position == view["seat"]), None)
     left = max(0, math.ceil((deadline - timezone.now()).total_seconds())) if deadline else 0
     on_turn = bool(mine and not mine.bot_level and mine.position in view["to_act"])
@@ -275,4 +279,4 @@ def _other_games_waiting(game: Game, user) -> list[int]:
     """The other games waiting on a logged-in reader's move, the most urgent first."""
     if not user.is_authenticated:
         return []
-    return selectors.other_games_waiting(user, game)
+    return play_selectors.other_games_waiting(user, game)

@@ -106,7 +106,7 @@ def connected_seats(game: Game) -> set[int]:
 
 def watching(game: Game, user_ids) -> set[int]:
     """Which of `user_ids` have this game's page open now (a live socket on it): what comes to
-    that page is no news to them (`services._mark_turn` tells them nothing of their turn)."""
+    that page is no news to them (`play.services.mark_turn` tells them nothing of their turn)."""
     return set(
         Connection.objects.filter(
             game=game, user_id__in=list(user_ids), seen_at__gte=timezone.now() - STALE_AFTER

@@ -2,9 +2,10 @@
 
 from django.http import JsonResponse
 
+from accounts.api_protocol import api_view
 from biblios_site import errors
-from games import access, history
-from games.api_protocol import api_view
+from games import access
+from games.history import selectors as history
 from games.models import Game
 
 

@@ -2,31 +2,33 @@
 
 Authentication, the method check and the JSON answers, errors included, are
 `games.api_protocol`'s `api_view`. Edges stay thin: tables and moves change only through
-`games.services`, and every board sent is `selectors.board_for` (the engine's `view` for the
+`games.services`, and every board sent is `play_selectors.board_for` (the engine's `view` for the
 caller's seat, or a spectator's).
 """
 
 from django.db.models import Prefetch, Q
 from django.http import JsonResponse
 
+from accounts.api_protocol import api_view, checked_fields, error, page_limit
 from biblios_site import errors, ratelimit
-from biblios_site.inputs import json_body, whole_number
+from biblios_site.inputs import json_body
 from friends import selectors as friendships
-from friends import services as friend_services
-from games import access, selectors, services
-from games.api_protocol import api_view, checked_fields, error
+from games import access
 from games.models import Game, Seat
-from notifications import selectors as notices
-from notifications import services as notice_services
-from notifications import texts as notice_texts
+from games.play import selectors as play_selectors
+from games.play import services as play_services
+from games.tables import selectors as tables_selectors
+from games.tables import services as tables_services
 
 LIST_STATUSES = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
-DEFAULT_LIMIT, MAX_LIMIT = 50, 100
+
+
 TABLE_FIELDS = {
     "num_players": int,
     "kind": str,
     "variant": str,
-    "options": dict,  # the kind's options, checked by its options form (services.create_table)
+    # the kind's options, checked by its options form (tables_services.create_table)
+    "options": dict,
     "private": bool,
     "spectators_allowed": bool,
     "friends_only": bool,
@@ -34,9 +36,6 @@ TABLE_FIELDS = {
     "bots": list,
     "rated": bool,
 }
-
-
-# ----------------------------------------------------------------------------- selectors
 
 
 def _seated_game(game_id: int) -> Game:
@@ -100,10 +99,7 @@ def _board(request, game: Game) -> dict | None:
     refusal = access.see_refusal(game, request.user, invited=_invited(request, game), seat=seat)
     if refusal is not None:
         raise errors.NotAllowed(refusal)
-    return selectors.board_for(game, request.user) if game.state else None
-
-
-# --------------------------------------------------------------------------------- tables
+    return play_selectors.board_for(game, request.user) if game.state else None
 
 
 @api_view("GET", "POST")
@@ -114,13 +110,13 @@ def tables(request):
     status = request.GET.get("status", Game.Status.OPEN)
     if status not in LIST_STATUSES:
         raise errors.BadRequest(f"status must be one of {', '.join(LIST_STATUSES)}")
-    limit = _limit(request.GET.get("limit", str(DEFAULT_LIMIT)))
+    limit = page_limit(request)
     seated = Q(pk__in=Seat.objects.filter(user=request.user).values("game"))
     visible = access.listed_to(request.user) | seated
     seats = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
     found = Game.objects.filter(visible, status=status)
     if status == Game.Status.OPEN:
-        found = selectors.open_listed(found, request.user)
+        found = tables_selectors.open_listed(found, request.user)
     found = (
         found.select_related("host").prefetch_related(seats).order_by("-created_at", "-pk")[:limit]
     )
@@ -128,16 +124,9 @@ def tables(request):
     return JsonResponse({"status": status, "limit": limit, "tables": listed})
 
 
-def _limit(raw: str) -> int:
-    limit = whole_number(raw, minimum=1, maximum=MAX_LIMIT)
-    if limit is None:
-        raise errors.BadRequest(f"limit must be a whole number from 1 to {MAX_LIMIT}")
-    return limit
-
-
 def _create_table(request):
     data = {"num_players": 2, **checked_fields(json_body(request), TABLE_FIELDS)}  # as the form
-    game = services.create_table(request.user, services.TableSettings(**data))
+    game = tables_services.create_table(request.user, tables_services.TableSettings(**data))
     return JsonResponse(table_json(_seated_game(game.pk), request.user), status=201)
 
 
@@ -147,7 +136,7 @@ def join_table(request, game_id: int):
     data = checked_fields(json_body(request, optional=True), {"invite_code": str})
     game = _seated_game(game_id)
     code = data.get("invite_code") or request.GET.get("invite")
-    services.join_table(game.pk, request.user, invited=access.holds_invite(game, code=code))
+    tables_services.join_table(game.pk, request.user, invited=access.holds_invite(game, code=code))
     return JsonResponse(table_json(_seated_game(game.pk), request.user))
 
 
@@ -158,7 +147,7 @@ def invite_friend(request, game_id: int):
     friend = friendships.player_named(data.get("username"))
     if friend is None:
         raise errors.NotFound("send the username of one of your friends")
-    services.invite_friend(game_id, request.user, friend)
+    tables_services.invite_friend(game_id, request.user, friend)
     return JsonResponse(table_json(_seated_game(game_id), request.user))
 
 
@@ -166,7 +155,7 @@ def invite_friend(request, game_id: int):
 def start_table(request, game_id: int):
     """The host starts a full table."""
     checked_fields(json_body(request, optional=True), {})
-    services.start_game(game_id, request.user)
+    tables_services.start_game(game_id, request.user)
     return JsonResponse(table_json(_seated_game(game_id), request.user))
 
 
@@ -174,11 +163,8 @@ def start_table(request, game_id: int):
 def leave_table(request, game_id: int):
     """Leave before the start (a leaving host closes the table)."""
     checked_fields(json_body(request, optional=True), {})
-    services.leave_table(game_id, request.user)
+    tables_services.leave_table(game_id, request.user)
     return JsonResponse(table_json(_seated_game(game_id), request.user))
-
-
-# ---------------------------------------------------------------------------------- games
 
 
 @api_view("GET")
@@ -194,7 +180,7 @@ def game_board(request, game_id: int):
             "status": found.status,
             "seat": _my_seat(found, request.user),
             "players": [_seat_json(seat) for seat in found.seats.all()],
-            "turn_deadline": _iso(selectors.turn_deadline(found, found.seats.all(), to_act)),
+            "turn_deadline": _iso(play_selectors.turn_deadline(found, found.seats.all(), to_act)),
             "view": view,
         }
     )
@@ -208,7 +194,7 @@ def game_actions(request, game_id: int):
         raise errors.BadRequest('send {"version": <board version>, "action": {...}}')
     ratelimit.hit("action", request.user.pk)
     try:
-        played = services.submit_action(
+        played = play_services.submit_action(
             game_id, request.user, data["action"], version=data["version"]
         )
     except errors.StaleVersion as stale:
@@ -218,13 +204,13 @@ def game_actions(request, game_id: int):
             stale.status,
             version=current.version,
             status=current.status,
-            view=selectors.board_for(current, request.user),
+            view=play_selectors.board_for(current, request.user),
         )
     return JsonResponse(
         {
             "version": played.version,
             "status": played.status,
-            "view": selectors.board_for(played, request.user),
+            "view": play_selectors.board_for(played, request.user),
         }
     )
 
@@ -232,7 +218,7 @@ def game_actions(request, game_id: int):
 @api_view("GET")
 def your_turn(request):
     """The games waiting on the caller's move, the most urgent first (the "Your turn" page)."""
-    games = selectors.your_turn_games(request.user)
+    games = play_selectors.your_turn_games(request.user)
     return JsonResponse({"count": len(games), "games": [_waiting_json(g, request) for g in games]})
 
 
@@ -259,7 +245,7 @@ def _iso(moment) -> str | None:
 def leave_game(request, game_id: int):
     """Leave a game in progress on purpose: the kind's stand-in bot plays the seat to the end."""
     checked_fields(json_body(request, optional=True), {})
-    services.leave_game(game_id, request.user)
+    play_services.leave_game(game_id, request.user)
     return JsonResponse(table_json(_seated_game(game_id), request.user))
 
 
@@ -267,103 +253,8 @@ def leave_game(request, game_id: int):
 def take_seat_back(request, game_id: int):
     """Play one's seat again after leaving it (or after three timeouts)."""
     checked_fields(json_body(request, optional=True), {})
-    services.take_seat_back(game_id, request.user)
+    play_services.take_seat_back(game_id, request.user)
     return JsonResponse(table_json(_seated_game(game_id), request.user))
-
-
-# -------------------------------------------------------------------------------- friends
-
-FRIEND_ACTIONS = {
-    "request": friend_services.send_request,
-    "accept": friend_services.accept,
-    "refuse": friend_services.refuse,
-    "cancel": friend_services.cancel,
-    "remove": friend_services.remove_friend,
-    "block": friend_services.block,
-    "unblock": friend_services.unblock,
-}
-
-
-def _player_json(user) -> dict:
-    return {"username": user.username, "name": str(user)}
-
-
-@api_view("GET")
-def friends(request):
-    """My friends, the requests waiting for my answer and for theirs, and whom I blocked."""
-    me = request.user
-    return JsonResponse(
-        {
-            "friends": [_player_json(friend) for friend in friendships.friends_of(me)],
-            "incoming": [_player_json(row.sender) for row in friendships.incoming_requests(me)],
-            "outgoing": [_player_json(row.receiver) for row in friendships.outgoing_requests(me)],
-            "blocked": [_player_json(row.blocked) for row in friendships.blocked_users(me)],
-        }
-    )
-
-
-@api_view("POST")
-def friend_action(request, username: str, action: str):
-    """One of FRIEND_ACTIONS on the player `username`; answers what they are to me now."""
-    checked_fields(json_body(request, optional=True), {})
-    if action not in FRIEND_ACTIONS:
-        raise errors.NotFound(f"there is no API endpoint /api/friends/<username>/{action[:40]}")
-    other = friendships.player_named(username)
-    if other is None:
-        raise errors.NotFound(f"there is no player {username[:40]!r}")
-    FRIEND_ACTIONS[action](request.user, other)
-    return JsonResponse(
-        {**_player_json(other), "relation": friendships.relation(request.user, other)}
-    )
-
-
-# -------------------------------------------------------------------------- notifications
-
-
-@api_view("GET")
-def notifications(request):
-    """The caller's notifications, newest first (`?limit=`), and how many are unread."""
-    limit = _limit(request.GET.get("limit", str(DEFAULT_LIMIT)))
-    rows = notices.latest(request.user, limit=limit)
-    return JsonResponse(
-        {
-            "unread": notices.unread_count(request.user),
-            "notifications": [_notification_json(row) for row in rows],
-        }
-    )
-
-
-def _notification_json(notification) -> dict:
-    """One notification, its texts in the reader's profile language (as its e-mail)."""
-    text = notice_texts.render(notification)
-    return {
-        "id": notification.pk,
-        "event": notification.event,
-        "game": notification.game_id,
-        "actor": str(notification.actor) if notification.actor_id else None,
-        "title": text.title,
-        "body": text.body,
-        "url": text.url,
-        "created_at": notification.created_at.isoformat(),
-        "read": notification.read_at is not None,
-    }
-
-
-@api_view("POST")
-def notifications_read(request):
-    """Mark notifications read: `{"ids": [...]}`, or every one with `{"all": true}`."""
-    data = checked_fields(json_body(request), {"ids": list, "all": bool})
-    if data.get("all") is True and "ids" not in data:
-        changed = notice_services.mark_read(request.user)
-    elif "ids" in data and "all" not in data:
-        ids = data["ids"]
-        wrong = [i for i in ids if isinstance(i, bool) or whole_number(i) is None]
-        if len(ids) > MAX_LIMIT or wrong or not all(isinstance(i, int) for i in ids):
-            raise errors.BadRequest(f"ids must be a list of at most {MAX_LIMIT} notification ids")
-        changed = notice_services.mark_read(request.user, ids)
-    else:
-        raise errors.BadRequest('send {"ids": [<notification id>, ...]} or {"all": true}')
-    return JsonResponse({"marked": changed, "unread": notices.unread_count(request.user)})
 
 
 @api_view("GET", "POST", "PUT", "PATCH", "DELETE")

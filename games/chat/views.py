@@ -10,9 +10,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from biblios_site import errors, ratelimit
-from games import access, chat, rendering
-from games.forms import ChatForm, ReportForm
+from games import access
+from games.chat import services as chat
+from games.chat.forms import ChatForm, ReportForm
 from games.models import Game
+from games.play import rendering
 
 
 def _invited(request, game: Game) -> bool:

@@ -1,7 +1,7 @@
-"""Moderation services: banning and muting users, and checking a game's move log.
+"""Moderation services: banning and muting users, aborting a game, and checking a game's move log.
 
-Every change a moderator makes goes through here (or `services.abort_game`) and leaves a
-`ModerationAction` saying who did what, when and why.
+Every change a moderator makes goes through here and leaves a `ModerationAction` saying who did
+what, when and why.
 """
 
 import datetime
@@ -10,11 +10,20 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from biblios_site import errors
-from games import broadcast, seat_notes, services
+from biblios_site.errors import (
+    Conflict,
+    NotAllowed,
+    ServiceError,
+)
 from games.kinds import registry
 from games.models import Game, ModerationAction, Seat
+from games.play import broadcast, seat_notes
+from games.play import services as play_services
+from games.play.services import after_commit, locked_game, mark_turn
+from games.tables import services as tables_services
 from notifications.models import Notification
 from notifications.services import notify
 
@@ -72,7 +81,7 @@ def ban_user(user_id: int, moderator, reason: str):
 
 
 def _leave_every_table(user, moderator, reason: str) -> None:
-    """Leave each of `user`'s tables as they would (`services.leave_game`, `leave_table`),
+    """Leave each of `user`'s tables as they would (`play_services.leave_game`, `leave_table`),
     while they may still act; a game whose seat the bot takes gets a BAN record naming the seat
     and the move it happened after, which its log shows."""
     seats = Seat.objects.filter(
@@ -80,9 +89,9 @@ def _leave_every_table(user, moderator, reason: str) -> None:
     ).values_list("game_id", "game__status", "position", "bot_level")
     for game_id, status, position, bot_level in list(seats):
         if status == Game.Status.OPEN:
-            services.leave_table(game_id, user)
+            tables_services.leave_table(game_id, user)
         elif not bot_level:  # a seat they left already is the bot's
-            game = services.leave_game(game_id, user)
+            game = play_services.leave_game(game_id, user)
             _record(
                 moderator,
                 ModerationAction.Kind.BAN,
@@ -203,7 +212,7 @@ def check_integrity(game: Game) -> Integrity:
         return Integrity([], 0, f"the setup does not start a game: {problem}", 0)
     try:
         for (seq, _, _, recorded), state in zip(logged, fold, strict=False):
-            if recorded and recorded != services.state_hash(game, state):
+            if recorded and recorded != play_services.state_hash(game, state):
                 problem = "the state after it differs from the one recorded when it was played"
                 return Integrity(states, len(moves), problem, seq)
             states.append(state)
@@ -223,3 +232,29 @@ def check_integrity(game: Game) -> Integrity:
     ):
         return Integrity(states, last, "the stored result differs from the replayed game", last)
     return Integrity(states, last)
+
+
+def abort_game(game_id: int, moderator, reason: str) -> Game:
+    """A moderator ends a game in progress (or an open table); its players see why it ended."""
+    reason = (reason or "").strip()
+    if not getattr(moderator, "is_staff", False):
+        raise NotAllowed(gettext("only moderators can abort games"))
+    if not reason:
+        raise ServiceError(gettext("give a reason for aborting the game"))
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
+            raise Conflict(f"game {game_id} is {game.get_status_display().lower()} already")
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at"])
+        mark_turn(game, [])
+        ModerationAction.objects.create(
+            moderator=moderator,
+            kind=ModerationAction.Kind.ABORT_GAME,
+            game=game,
+            reason=reason,
+            detail={"version": game.version},
+        )
+        after_commit(game, lobby=True)
+    return game

@@ -6,6 +6,8 @@ games pages through them as fast as a newcomer. Won/lost filters read `Seat.won`
 the result when a game finishes, so they run in SQL.
 """
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from django import forms
@@ -13,10 +15,12 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games import access, selectors
-from games.forms import player_count_choices
+from games import access
 from games.kinds import registry
 from games.models import Game, Move, Seat
+from games.play import seat_notes
+from games.play import selectors as play_selectors
+from games.tables.forms import player_count_choices
 
 PAGE_SIZE = 25
 
@@ -204,7 +208,7 @@ def game_record(game: Game, user) -> dict:
     }
     if game.status == Game.Status.FINISHED:
         complete = getattr(user, "is_staff", False)
-        reader = selectors.seat_of(game, user)
+        reader = play_selectors.seat_of(game, user)
         moves = Move.objects.filter(game=game).order_by("seq")
         engine = registry.of(game).engine
         record.update(
@@ -224,15 +228,190 @@ def game_record(game: Game, user) -> dict:
             result=game.result,
         )
         return record
-    view = selectors.board_for(game, user) if game.setup else None
+    view = play_selectors.board_for(game, user) if game.setup else None
     record.update(
-        seat=view["seat"] if view else selectors.seat_of(game, user),
+        seat=view["seat"] if view else play_selectors.seat_of(game, user),
         view=view,
         events=[
             {"seq": seq, "events": events}
-            for seq, events in enumerate(selectors.game_steps(game, view["seat"]))
+            for seq, events in enumerate(game_steps(game, view["seat"]))
         ]
         if view
         else [],
     )
     return record
+
+
+class _History:
+    """Recently replayed games, step by step, so each new move costs one engine step.
+
+    Keyed by (game id, seed, creation time): a reused id (a test database rolled back, say)
+    never picks up another game's history, even with the same fixed seed. Engine states are
+    never changed in place, so sharing them is safe; a lock keeps concurrent renders (consumer
+    threads) consistent.
+    """
+
+    def __init__(self, size: int = 32):
+        self.size = size
+        self.games: OrderedDict[tuple, dict] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def events(self, game: Game, seat) -> list[list[dict]]:
+        """Each step's events as `seat` may see them, from the setup to the game's version."""
+        key = (game.pk, game.seed, game.created_at)
+        with self.lock:
+            entry = self.games.get(key) or {"states": [], "events": {}}
+            states = entry["states"][: game.version + 1]
+            seen = entry["events"].get(seat, [])[: len(states)]
+        engine = registry.of(game).engine
+        if len(states) < game.version + 1:
+            first = max(len(states), 1)  # the first move not folded yet (moves start at seq 1)
+            moves = game.moves.filter(seq__gte=first, seq__lte=game.version).order_by("seq")
+            logged = moves.values_list("seat", "action") if first <= game.version else []
+            states += engine.steps(game.setup, logged, resume=states[-1] if states else None)
+        seen = seen + [engine.events_for(state, seat) for state in states[len(seen) :]]
+        with self.lock:
+            entry = self.games.get(key)
+            if entry is None or len(entry["states"]) <= len(states):
+                entry = {
+                    "states": states,
+                    "events": {} if entry is None else entry["events"],
+                }
+                self.games[key] = entry
+            entry["events"][seat] = seen
+            self.games.move_to_end(key)
+            while len(self.games) > self.size:
+                self.games.popitem(last=False)
+        return seen
+
+
+_history = _History()
+
+
+def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
+    """The game's events as `seat` may see them, newest first (at most `limit`), the events of
+    moves the clock decided marked (`with_timeouts_marked`), with the platform's own after the
+    move they followed (`seat_notes`: a seat handed to the bot by a ban).
+
+    The view only carries the last action's events; the log replays the move log and filters
+    each step through `events_for`, the engine's own per-seat filter.
+    """
+    if not game.setup:
+        return []
+    timed_out = timed_out_steps(game)
+    notes = seat_notes.by_step(game)
+    steps = _history.events(game, seat)
+    events = [
+        event
+        for step, events in enumerate(steps)
+        for event in [*with_timeouts_marked(events, step in timed_out), *notes.get(step, ())]
+    ][::-1]
+    return events if limit is None else events[:limit]
+
+
+def timed_out_steps(game: Game) -> set[int]:
+    """The moves (by seq, which is their step) the stand-in bot played for a player whose time
+    ran out. Saying so reveals nothing: everyone at the table saw the clock run out."""
+    return set(game.moves.filter(played_by=Move.PlayedBy.TIMEOUT).values_list("seq", flat=True))
+
+
+def with_timeouts_marked(events: list[dict], timed_out: bool) -> list[dict]:
+    """A step's events, each marked `"timed_out": True` when the clock chose the move, so the
+    kind's log line says the bot chose it for the player rather than "you took…"."""
+    return [{**event, "timed_out": True} for event in events] if timed_out else events
+
+
+def game_steps(game: Game, seat) -> list[list[dict]]:
+    """Each step's events as `seat` may see them: the setup's, then one list per move."""
+    return _history.events(game, seat) if game.setup else []
+
+
+RECENT_GAMES = 10
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    games_played: int
+    games_won: int
+    games_left: int
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game as one player saw its end."""
+
+    game: Game
+    position: int
+    place: int | None
+    won: bool
+
+
+@dataclass(frozen=True)
+class PlayerGames:
+    current_games: list[Game]
+    recent_games: list[FinishedGame]
+
+
+def _winners(result) -> list:
+    return (result or {}).get("winners") or []
+
+
+def player_record(user) -> PlayerRecord:
+    """Counts over all of `user`'s finished games, private tables included: they are numbers
+    only, public like the games left."""
+    finished = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).values_list(
+        "position", "game__result"
+    )
+    played = won = 0
+    for position, result in finished:
+        played += 1
+        won += position in _winners(result)
+    return PlayerRecord(games_played=played, games_won=won, games_left=games_left(user))
+
+
+def games_left(user) -> int:
+    """Games this player walked away from (left on purpose, or replaced after three timeouts)
+    and did not come back to; computed from the seats, public like the other counts."""
+    return (
+        Seat.objects.filter(user=user, abandoned=True)
+        .exclude(game__status=Game.Status.ABORTED)
+        .count()
+    )
+
+
+def player_games(user, *, include_private: bool, reader=None) -> PlayerGames:
+    """`user`'s current games and last finished ones; unless `include_private` (the player's
+    own profile), only those `reader` (None: an anonymous one) may find in a list.
+
+    A private table is only reachable by its invite link, so its id is not shown to others; a
+    table for the host's friends only shows to those friends (`access.listed_to`).
+    """
+    shown = {"include_private": include_private, "reader": reader}
+    current = list(
+        _games_of(user, [Game.Status.OPEN, Game.Status.ACTIVE], **shown).order_by("-created_at")
+    )
+    recent = []
+    for game in _games_of(user, [Game.Status.FINISHED], **shown).order_by("-finished_at", "-pk")[
+        :RECENT_GAMES
+    ]:
+        position = next(seat.position for seat in game.seats.all() if seat.user_id == user.pk)
+        players = (game.result or {}).get("players") or []
+        place = players[position].get("place") if position < len(players) else None
+        recent.append(
+            FinishedGame(
+                game=game, position=position, place=place, won=position in _winners(game.result)
+            )
+        )
+    return PlayerGames(current_games=current, recent_games=recent)
+
+
+def _games_of(user, statuses, *, include_private: bool, reader):
+    """The user's games in these statuses, without the bulky state, with seated players."""
+    games = (
+        Game.objects.filter(seats__user=user, status__in=statuses)
+        .defer("state", "setup")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+        )
+    )
+    return games if include_private else games.filter(access.listed_to(reader))

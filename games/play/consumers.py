@@ -27,24 +27,27 @@ from accounts.middleware import in_reader_language
 from accounts.models import ApiToken
 from biblios_site import errors, ratelimit
 from biblios_site.inputs import json_object
-from biblios_site.sockets import Consumer
-from friends import selectors as friendships
-from games import access, broadcast, live_regions, presence, rendering, selectors, services
+from biblios_site.overload import admit_message
+from biblios_site.sockets import (
+    CLOSE_BAD_FRAMES,
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAUTHENTICATED,
+    Consumer,
+)
+from games import access
 from games.models import Game
-from games.overload import admit_message
-from notifications import live
-from notifications import selectors as notices
+from games.play import broadcast, live_regions, presence, rendering, selectors, services
 from notifications import services as notice_services
 
-CLOSE_BAD_FRAMES = 4400
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
-
 MAX_FRAME_BYTES = 8 * 1024
+
+
 MAX_BAD_FRAMES = 20
 
+
 STALE_AFTER_S = presence.STALE_AFTER.total_seconds()
+
 
 # htmx's ws extension adds the request headers to every frame it sends.
 HTMX_HEADERS = "HEADERS"
@@ -399,85 +402,3 @@ def _bearer_token(headers) -> str:
             if scheme.lower() == "bearer":
                 return token.strip()
     return ""
-
-
-class LobbyConsumer(Consumer):
-    """`ws/lobby/`: the lobby's tables, re-rendered for this user whenever they change."""
-
-    async def connect(self):
-        await self.accept()
-        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
-        await self._send_lobby()
-
-    async def disconnect(self, code):
-        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        """Nothing to ask this socket; one that floods it is closed all the same."""
-        await admit_message(self, self.scope.get("user"))
-
-    async def lobby_changed(self, event):
-        await self._send_lobby()
-
-    async def _send_lobby(self):
-        user = self.scope.get("user")
-        await self.send(text_data=await database_sync_to_async(self._render_lobby)(user))
-
-    @in_reader_language
-    def _render_lobby(self, user) -> str:
-        return rendering.lobby_html(user)
-
-
-class NavConsumer(Consumer):
-    """`ws/me/`: the navigation's counts ("Your turn", unread notifications, friend requests
-    waiting) of a logged-in reader, opened by every page of theirs (templates/base.html) and
-    pushed whenever a commit changes one of them (`notifications.live`), as out-of-band swaps.
-    It sends its counts on connect too, so a page from the browser's cache is put right at once.
-    Frames from the page are ignored; logging out closes it like the game sockets."""
-
-    async def connect(self):
-        await self.accept()
-        self.user = self.scope.get("user")
-        session_key = getattr(self.scope.get("session"), "session_key", None)
-        if self.user is None or not self.user.is_authenticated or not session_key:
-            self.user = None
-            await self.close(CLOSE_UNAUTHENTICATED)
-            return
-        self.groups_joined = [
-            live.nav_group(self.user.pk),
-            credentials.session_group(session_key),
-        ]
-        for group in self.groups_joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        await self.nav_changed({})
-
-    async def disconnect(self, code):
-        if self.user is None:
-            return
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        """Nothing to ask this socket (htmx's ws extension sends only what a form asks); one
-        that floods it is closed all the same."""
-        await admit_message(self, self.user)
-
-    async def nav_changed(self, event):
-        await self.send(text_data=await database_sync_to_async(self._render_counts)())
-
-    async def credentials_ended(self, event):
-        """The login session this socket was opened with ended (logged out)."""
-        await self.disconnect(CLOSE_UNAUTHENTICATED)
-        self.user = None
-        await self.close(CLOSE_UNAUTHENTICATED)
-
-    @in_reader_language
-    def _render_counts(self) -> str:
-        return render_to_string(
-            "_nav_counts.html",
-            {
-                "your_turn_count": selectors.your_turn_count(self.user),
-                "notification_count": notices.unread_count(self.user),
-                "friend_request_count": friendships.incoming_count(self.user),
-            },
-        )

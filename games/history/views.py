@@ -12,7 +12,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from biblios_site import errors
-from games import access, history, replay
+from games import access
+from games.history import replay
+from games.history import selectors as history
 from games.models import Game
 
 

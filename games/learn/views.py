@@ -9,9 +9,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from biblios_site import ratelimit
-from games import learn
-from games.forms import parse_version
 from games.kinds import registry
+from games.learn import lessons as learn
+from games.play.forms import parse_version
 
 
 def _kind(slug: str) -> registry.GameKind:

@@ -20,10 +20,14 @@ from django.utils.html import format_html
 from accounts.models import User
 from biblios_site.admin_permissions import LookAndDeleteAdmin, ReadOnlyAdmin
 from biblios_site.inputs import whole_number
-from games import access, chat, moderation, selectors, services
-from games.admin_steps import ReasonForm, moderation_record, reason_step
+from games import access
+from games.chat import services as chat
 from games.kinds import registry
 from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat
+from games.moderation import services
+from games.moderation import services as moderation
+from games.moderation.admin_steps import ReasonForm, moderation_record, reason_step
+from games.play import selectors
 
 
 class SeatInline(admin.TabularInline):

@@ -1,13 +1,13 @@
-"""Forms of the games pages: creating a table, and reading an action posted from the board."""
+"""The create-table form: the game and variant menu, seats, bots, turn time and the kind's
+options."""
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
-from biblios_site.inputs import IdField, whole_number
+from biblios_site.inputs import whole_number
 from games.kinds import registry
-from games.kinds.registry import ActionInputError
-from games.services import TableSettings
+from games.tables.services import TableSettings
 
 
 def player_count_choices() -> list[tuple[int, str]]:
@@ -262,25 +262,3 @@ def _kind_and_variant(kind_slug: str, posted: str) -> tuple[str, str]:
             code="other_kinds_variant",
         )
     return kind.slug, variant
-
-
-class ChatForm(forms.Form):
-    """A chat post. The field refuses NUL (which PostgreSQL cannot store); the chat service
-    judges the rest (empty, too long, repeated), the same for every edge."""
-
-    text = forms.CharField(required=False, strip=False)
-
-
-class ReportForm(forms.Form):
-    """A report of a chat message or of a player, read as ChatForm is (chat.report judges it)."""
-
-    reason = forms.CharField(required=False, strip=False)
-    message = IdField(required=False)
-    user = IdField(required=False)
-
-
-def parse_version(data) -> int:
-    version = whole_number(data.get("version"))
-    if version is None:
-        raise ActionInputError(gettext("The form is missing the board version; reload the page."))
-    return version

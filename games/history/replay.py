@@ -14,9 +14,11 @@ from django.utils.translation import gettext
 
 from biblios_site import errors
 from biblios_site.inputs import whole_number
-from games import access, selectors
+from games import access
+from games.history import selectors as history_selectors
 from games.kinds import registry
 from games.models import Game
+from games.play import selectors as play_selectors
 
 OPEN = "open"
 MINE = "mine"
@@ -41,7 +43,7 @@ def perspectives(game: Game, user) -> list[Perspective]:
     seats = access.replay_seats(game, user)
     if seats is None:
         raise errors.NotAllowed(gettext("only finished games can be replayed"))
-    names = selectors.seat_names(game)
+    names = play_selectors.seat_names(game)
     choices = []
     if seats.own is not None:
         choices.append(Perspective(MINE, gettext("As I saw it"), seats.own))
@@ -96,11 +98,11 @@ def step_view(engine, states, step: int, perspective: Perspective) -> dict:
 
 def step_log(engine, states, perspective: Perspective, timed_out: set[int]) -> list[dict]:
     """Every step's events as the perspective's seat (or a spectator) saw them, those of the
-    `timed_out` steps marked as the clock's choice (`selectors.with_timeouts_marked`)."""
+    `timed_out` steps marked as the clock's choice (`history_selectors.with_timeouts_marked`)."""
     return [
         {
             "step": step,
-            "events": selectors.with_timeouts_marked(
+            "events": history_selectors.with_timeouts_marked(
                 engine.events_for(state, perspective.seat), step in timed_out
             ),
         }
@@ -113,13 +115,13 @@ def replay_context(game: Game, step: int, perspective: Perspective, choices) -> 
     kind = registry.of(game)
     states = states_of(game)
     view = step_view(kind.engine, states, step, perspective)
-    context = kind.presenter.view_context(game, view, selectors.seat_names(game))
+    context = kind.presenter.view_context(game, view, play_selectors.seat_names(game))
     last = len(states) - 1
     context.update(
         board_template=kind.board_template,
         step=step,
         last=last,
-        steps=step_log(kind.engine, states, perspective, selectors.timed_out_steps(game)),
+        steps=step_log(kind.engine, states, perspective, history_selectors.timed_out_steps(game)),
         perspective=perspective,
         choices=choices,
         oob=False,

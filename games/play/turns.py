@@ -7,9 +7,10 @@ Why this shape:
   polls for active games whose due time has passed, so after a restart the first poll finds the
   same rows and the bot whose turn it was plays.
 - It runs inside every daphne process, as a task on daphne's own event loop (started from
-  biblios_site/asgi.py once the reactor runs), so `make run` and the tests' daphne servers get it
-  with nothing else to start; TURN_WORKER=0 turns it off. Broadcasting from daphne's loop also
-  reaches the in-memory channel layer of a single development process.
+  biblios_site/asgi.py once the reactor runs: biblios_site/background.py), so `make run` and the
+  tests' daphne servers get it with nothing else to start; TURN_WORKER=0 turns it off.
+  Broadcasting from daphne's loop also reaches the in-memory channel layer of a single
+  development process.
 - Any number of workers may race on one game. A bot thinks outside any transaction, from the
   version it read (Abbot may think for a second: no row stays locked meanwhile); then
   `services.play_due_turn` locks the row and applies the move only if that version is still
@@ -24,7 +25,6 @@ import asyncio
 import logging
 import random
 import secrets
-import sys
 from datetime import datetime
 
 from channels.db import database_sync_to_async
@@ -32,10 +32,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from biblios_site import errors
-from games import selectors, services
+from games.history import selectors
 from games.kinds import registry
 from games.models import Game
-from notifications import sending
+from games.play import services
 
 logger = logging.getLogger(__name__)
 
@@ -106,23 +106,3 @@ async def run_forever() -> None:
             played = 0
         if not played:
             await asyncio.sleep(settings.TURN_WORKER_POLL_S)
-
-
-_running: list[asyncio.Task] = []  # keeps the task referenced for the process's lifetime
-
-
-def start_with_daphne() -> None:
-    """Start the worker on daphne's event loop once its reactor runs; nothing outside daphne.
-
-    The notifications' outbox sender runs beside it as a task of its own, so a slow
-    mail or push server never holds up a bot's move."""
-    if not settings.TURN_WORKER or "daphne.server" not in sys.modules:
-        return
-    from daphne.server import twisted_loop
-    from twisted.internet import reactor
-
-    def start():
-        _running.append(twisted_loop.create_task(run_forever()))
-        _running.append(twisted_loop.create_task(sending.run_forever()))
-
-    reactor.callWhenRunning(start)

@@ -1,41 +1,34 @@
-"""The one service layer: views, consumers, the API, the admin and bots all change games here.
+"""Tables: opening one, the join rule, leaving, inviting, starting and the rematch.
 
-Each service locks the game row, validates, writes, and broadcasts after commit; the channel
-layer only carries hints ("game N is at version V"), never game data, so every receiver renders
-its own view from the database (`view(state, seat)`).
+Each service locks the game row, validates, writes, and broadcasts after commit (the moves are
+`games.play.services`'); every door (pages, API, sockets, admin, a future tournament) calls these,
+so each rule is asked here once.
 """
 
-import hashlib
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
 from biblios_site.errors import (
     Conflict,
-    IllegalMove,
     NotAllowed,
     NotFound,
     ServiceError,
-    StaleVersion,
-    TimeUp,
 )
 from friends import selectors as friendships
-from games import access, broadcast, presence, selectors, signals
+from games import access
 from games.kinds import registry
-from games.models import TURN_SECONDS, Game, ModerationAction, Move, RematchOffer, Seat
-from notifications import live
+from games.models import TURN_SECONDS, Game, RematchOffer, Seat
+from games.play import broadcast
+from games.play.services import after_commit, due_time, locked_game, mark_turn, seat_row, seen_grace
+from games.tables import selectors
 from notifications.models import Notification
-from notifications.services import SEEN_GRACE, notify
-
-# A person who lets their time run out this many turns in a row is replaced by a bot (the
-# kind's `stand_in`, which also moves for them when their time runs out).
-TIMEOUTS_BEFORE_TAKEOVER = 3
+from notifications.services import notify
 
 
 @dataclass(frozen=True)
@@ -56,22 +49,6 @@ class TableSettings:
     bots: tuple = ()
     # None: rated when only people sit down, unrated as soon as a bot does.
     rated: bool | None = None
-
-
-def _locked(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound(f"there is no game {game_id}") from None
-
-
-def _seat_row(game: Game, user) -> Seat | None:
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return game.seats.filter(user=user).first()
-
-
-# ----------------------------------------------------------------------------- tables
 
 
 def create_table(host, table: TableSettings) -> Game:
@@ -245,7 +222,7 @@ def join_table(game_id: int, user, *, invited: bool = False) -> Game:
     lets `user` sit there: asked here, so every door and every caller obeys it. `invited`: the
     visitor holds the table's invite (the link, its code, a rematch offer)."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked_game(game_id)
         if game.status != Game.Status.OPEN:
             raise Conflict(gettext("this game has already started"))
         if refusal := access.join_refusal(game, user, invited=invited):
@@ -257,7 +234,7 @@ def join_table(game_id: int, user, *, invited: bool = False) -> Game:
         if not free:
             raise Conflict(gettext("this table is full"))
         Seat.objects.create(game=game, user=user, position=free[0])
-        _after_commit(game, lobby=True)
+        after_commit(game, lobby=True)
     return game
 
 
@@ -271,7 +248,7 @@ def join_by_invite(invite_code: str, user) -> Game:
 def leave_table(game_id: int, user) -> Game:
     """Leave a table before it starts; a leaving host closes the table for everyone."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked_game(game_id)
         if game.status != Game.Status.OPEN:
             raise Conflict(gettext("a game in progress cannot be left from the lobby"))
         seat = game.seats.filter(user=user).first()
@@ -283,14 +260,14 @@ def leave_table(game_id: int, user) -> Game:
             game.save(update_fields=["status", "finished_at"])
         else:
             seat.delete()
-        _after_commit(game, lobby=True)
+        after_commit(game, lobby=True)
     return game
 
 
 def remove_player(game_id: int, host, *, user_id: int) -> Game:
     """The host removes a player before the start."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked_game(game_id)
         if game.host_id != host.pk:
             raise NotAllowed(gettext("only the host can remove players"))
         if game.status != Game.Status.OPEN:
@@ -300,7 +277,7 @@ def remove_player(game_id: int, host, *, user_id: int) -> Game:
         deleted, _ = game.seats.filter(user_id=user_id).delete()
         if not deleted:
             raise NotFound(gettext("that player is not at this table"))
-        _after_commit(game, lobby=True)
+        after_commit(game, lobby=True)
     return game
 
 
@@ -314,8 +291,8 @@ def invite_friend(game_id: int, inviter, friend) -> Game:
     if not getattr(friend, "is_active", False):
         raise NotFound(gettext("there is no such player"))
     with transaction.atomic():
-        game = _locked(game_id)
-        if _seat_row(game, inviter) is None:
+        game = locked_game(game_id)
+        if seat_row(game, inviter) is None:
             raise NotAllowed(gettext("only the table's players can invite to it"))
         if game.status != Game.Status.OPEN:
             raise Conflict(gettext("this game has already started"))
@@ -334,7 +311,7 @@ def invite_friend(game_id: int, inviter, friend) -> Game:
 def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
     """The host starts a full table; the first player is drawn from the seed (R2)."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked_game(game_id)
         if game.host_id != user.pk:
             raise NotAllowed(gettext("only the host can start the game"))
         if game.status != Game.Status.OPEN:
@@ -357,12 +334,12 @@ def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
         game.version = state.version
         game.status = Game.Status.ACTIVE
         game.started_at = now or timezone.now()
-        game.due_at = _due_at(game, state, game.started_at)
+        game.due_at = due_time(game, state, game.started_at)
         game.save(update_fields=["setup", "state", "version", "status", "started_at", "due_at"])
-        _mark_turn(game, engine.to_act(state), actor=user)
+        mark_turn(game, engine.to_act(state), actor=user)
         # The seated players hear of the start at any table: one who joined and switched tabs
         # is not watching the waiting room. At a turn-based table the one to act is told it
-        # is their turn instead (`_mark_turn`).
+        # is their turn instead (`mark_turn`).
         others = game.seats.exclude(user=None).select_related("user")
         if game.turn_based:
             others = others.filter(on_turn=False)
@@ -371,9 +348,9 @@ def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
             Notification.Event.GAME_STARTED,
             game=game,
             actor=user,
-            grace=_seen_grace(game),
+            grace=seen_grace(game),
         )
-        _after_commit(game, lobby=True)
+        after_commit(game, lobby=True)
     return game
 
 
@@ -382,311 +359,6 @@ def _compact_seats(game: Game) -> None:
     for position, seat in enumerate(game.seats.order_by("position", "joined_at")):
         if seat.position != position:
             Seat.objects.filter(pk=seat.pk).update(position=position)
-
-
-# ------------------------------------------------------------------------------ moves
-
-
-def submit_action(game_id: int, user, action, *, version, now: datetime | None = None) -> Game:
-    """Apply one action for `user` if it is legal, in time and made against board `version`.
-
-    Exactly one of two racing submissions applies: the row lock serialises them where the
-    database has locks, and the version check plus the unique (game, seq) move make the loser
-    fail everywhere else. `now` is the time of arrival (tests pass it instead of sleeping).
-    """
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise ServiceError(gettext("the board version must be a whole number"))
-    now = now or timezone.now()
-    try:
-        with transaction.atomic():
-            game, seat = _running_seat(game_id, user)
-            if version != game.version:
-                raise StaleVersion(game.version)
-            if seat.bot_level:
-                raise Conflict(
-                    "a bot is playing your seat since you left: take your seat back first"
-                )
-            state = game.engine_state()
-            if (
-                game.due_at is not None
-                and now >= game.due_at
-                and seat.position in registry.of(game).engine.to_act(state)
-            ):
-                raise TimeUp("your time for this move ran out; a bot moves for you this turn")
-            if seat.consecutive_timeouts:
-                Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
-            _apply(game, state, seat.position, action, Move.PlayedBy.PLAYER, now)
-    except IntegrityError:
-        raise StaleVersion(Game.objects.get(pk=game_id).version) from None
-    return game
-
-
-def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = None) -> Game:
-    """Apply the move the turn worker chose for the seat to act, if it is still due.
-
-    The seat is a bot's own, a person's seat a bot took over, or a person whose time ran out:
-    that automatic move is logged as such and counted, and the third in a row hands the seat
-    to the kind's stand-in bot for the rest of the game. Version check and row lock as in
-    `submit_action`, so several workers racing on one due game apply one move.
-    """
-    now = now or timezone.now()
-    try:
-        with transaction.atomic():
-            game = _locked(game_id)
-            if game.status != Game.Status.ACTIVE:
-                raise _not_running(game)
-            if version != game.version:
-                raise StaleVersion(game.version)
-            if game.due_at is None or now < game.due_at:
-                raise Conflict(gettext("no move is due in this game yet"))
-            state = game.engine_state()
-            kind = registry.of(game)
-            seat = game.seats.get(position=kind.engine.to_act(state)[0])
-            if seat.user_id is None:
-                played_by = Move.PlayedBy.BOT
-            elif seat.bot_level:
-                played_by = Move.PlayedBy.TAKEOVER
-            else:
-                played_by = Move.PlayedBy.TIMEOUT
-                seat.consecutive_timeouts += 1
-                if seat.consecutive_timeouts >= TIMEOUTS_BEFORE_TAKEOVER:
-                    seat.bot_level, seat.abandoned = kind.stand_in, True
-                seat.save(update_fields=["consecutive_timeouts", "bot_level", "abandoned"])
-            _apply(game, state, seat.position, action, played_by, now)
-    except IntegrityError:
-        raise StaleVersion(Game.objects.get(pk=game_id).version) from None
-    return game
-
-
-def _apply(game: Game, state, position: int, action, played_by: str, now: datetime) -> None:
-    """Apply, log and save one move of the locked `game`, and schedule the next due time."""
-    engine = registry.of(game).engine
-    try:
-        new_state = engine.apply_action(state, position, action)
-    except engine.IllegalAction as refusal:
-        raise IllegalMove(str(refusal)) from None
-    Move.objects.create(
-        game=game,
-        seq=new_state.version,
-        seat=position,
-        action=action,
-        state_hash=state_hash(game, new_state),
-        played_by=played_by,
-    )
-    due_at = _due_at(game, new_state, now)
-    if not _save_state(game, new_state, previous_version=state.version, due_at=due_at):
-        raise StaleVersion(Game.objects.get(pk=game.pk).version)
-    if game.status == Game.Status.FINISHED:
-        record_places(game)
-    _after_commit(game, lobby=game.status == Game.Status.FINISHED)
-
-
-def _due_at(game: Game, state, now: datetime) -> datetime | None:
-    """When the turn worker must act on `game`: a bot's move after the readable delay, or the
-    end of a timed person's turn; None while a person has all the time they want, or at the end.
-    """
-    to_act = registry.of(game).engine.to_act(state)
-    if not to_act:
-        return None
-    if game.seats.filter(position=to_act[0]).exclude(bot_level="").exists():
-        return now + timedelta(seconds=settings.BOT_MOVE_DELAY_S)
-    if game.turn_seconds:
-        return now + timedelta(seconds=game.turn_seconds)
-    return None
-
-
-# ----------------------------------------------------------------------- leaving a game
-
-
-def leave_game(game_id: int, user, *, now: datetime | None = None) -> Game:
-    """A player leaves a game in progress on purpose: the kind's stand-in bot (Biblios: the
-    Scholar) plays their seat to the end.
-
-    It counts as a game left on their profile unless they come back (`take_seat_back`).
-    """
-    with transaction.atomic():
-        game, seat = _running_seat(game_id, user)
-        if seat.bot_level:
-            raise Conflict(gettext("a bot already plays your seat"))
-        stand_in = registry.of(game).stand_in
-        seat.bot_level, seat.abandoned, seat.consecutive_timeouts = stand_in, True, 0
-        seat.save(update_fields=["bot_level", "abandoned", "consecutive_timeouts"])
-        _reschedule(game, seat, now or timezone.now())
-    return game
-
-
-def take_seat_back(game_id: int, user, *, now: datetime | None = None) -> Game:
-    """A player who left (or was replaced after three timeouts) plays their seat again.
-
-    Coming back before the end means the game no longer counts as left.
-    """
-    with transaction.atomic():
-        game, seat = _running_seat(game_id, user)
-        if not seat.bot_level:
-            raise Conflict(gettext("you are already playing your seat"))
-        seat.bot_level, seat.abandoned, seat.consecutive_timeouts = "", False, 0
-        seat.save(update_fields=["bot_level", "abandoned", "consecutive_timeouts"])
-        _reschedule(game, seat, now or timezone.now())
-    return game
-
-
-def _not_running(game: Game) -> Conflict:
-    status = game.get_status_display().lower()
-    return Conflict(gettext("this game is %(status)s") % {"status": status})
-
-
-def _running_seat(game_id: int, user) -> tuple[Game, Seat]:
-    game = _locked(game_id)
-    seat = _seat_row(game, user)
-    if seat is None or not access.may_play(game, user, seat=seat.position):
-        raise NotAllowed(gettext("you are not playing in this game"))
-    if game.status != Game.Status.ACTIVE:
-        raise _not_running(game)
-    return game, seat
-
-
-def _reschedule(game: Game, seat: Seat, now: datetime) -> None:
-    """After `seat` changed hands: a new due time if it is that seat's turn, and a push.
-
-    The board's version does not change, so the push is forced (the players list and banner
-    show who plays each seat).
-    """
-    if seat.position in registry.of(game).engine.to_act(game.engine_state()):
-        game.due_at = _due_at(game, game.engine_state(), now)
-        game.save(update_fields=["due_at"])
-    game_id, version, user_id = game.pk, game.version, seat.user_id
-    transaction.on_commit(lambda: broadcast.game_changed(game_id, version, seats_changed=True))
-    if seat.on_turn:  # their "Your turn" count counts only the seats they play themselves
-        transaction.on_commit(lambda: live.counts_changed([user_id]))
-
-
-def _save_state(game: Game, state, *, previous_version: int, due_at: datetime | None) -> bool:
-    """Write the new cached state only if nobody else moved first (optimistic check)."""
-    engine = registry.of(game).engine
-    game.state = engine.dumps(state)
-    game.version = state.version
-    game.due_at = due_at
-    fields = {"state": game.state, "version": game.version, "due_at": due_at}
-    to_act = engine.to_act(state)
-    if not to_act:  # nobody to act: the game is over (the engine contract)
-        game.status = Game.Status.FINISHED
-        game.finished_at = timezone.now()
-        game.result = engine.result(state)
-        fields.update(status=game.status, finished_at=game.finished_at, result=game.result)
-    if not Game.objects.filter(pk=game.pk, version=previous_version).update(**fields):
-        return False
-    _mark_turn(game, to_act)
-    return True
-
-
-def _mark_turn(game: Game, to_act, *, actor=None) -> None:
-    """Mark the seats the engine waits on (`to_act`; none once the game ends), in the
-    transaction that saves the state, so the "Your turn" list never needs a state replayed.
-
-    A person the game now waits on who was not waited on already is told at a turn-based table
-    (never after their own move: a turn of several moves is one notice; nor the `actor` who
-    just started the game, on its page; nor one whose page of the game is open, which shows
-    them the turn: `presence.watching`), and the navigations
-    whose "Your turn" count changed are redrawn after the commit."""
-    waiting = list(to_act)
-    before = list(
-        game.seats.exclude(user=None)
-        .filter(Q(on_turn=True) | Q(position__in=waiting))
-        .values_list("position", "user_id", "on_turn", "bot_level")
-    )
-    game.seats.update(on_turn=Q(position__in=waiting) if waiting else False)  # no empty IN ()
-    newly = [
-        user
-        for position, user, on_turn, bot_level in before
-        if position in waiting and not on_turn and not bot_level
-    ]
-    told = []
-    if newly and game.turn_based:
-        at_the_board = presence.watching(game, newly)  # their open page shows them the turn
-        people = get_user_model().objects.filter(pk__in=set(newly) - at_the_board)
-        told = [
-            notice.recipient_id
-            for notice in notify(people, Notification.Event.YOUR_TURN, game=game, actor=actor)
-        ]
-    changed = [
-        user
-        for position, user, on_turn, _ in before
-        if on_turn != (position in waiting) and user not in told  # notify redraws theirs
-    ]
-    if changed:
-        transaction.on_commit(lambda: live.counts_changed(changed))
-
-
-def state_hash(game: Game, state) -> str:
-    """A fingerprint of an engine state of `game`, kept with each move for the integrity check."""
-    return hashlib.sha256(registry.of(game).engine.dumps(state).encode()).hexdigest()
-
-
-def abort_game(game_id: int, moderator, reason: str) -> Game:
-    """A moderator ends a game in progress (or an open table); its players see why it ended."""
-    reason = (reason or "").strip()
-    if not getattr(moderator, "is_staff", False):
-        raise NotAllowed(gettext("only moderators can abort games"))
-    if not reason:
-        raise ServiceError(gettext("give a reason for aborting the game"))
-    with transaction.atomic():
-        game = _locked(game_id)
-        if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
-            raise Conflict(f"game {game_id} is {game.get_status_display().lower()} already")
-        game.status = Game.Status.ABORTED
-        game.finished_at = timezone.now()
-        game.save(update_fields=["status", "finished_at"])
-        _mark_turn(game, [])
-        ModerationAction.objects.create(
-            moderator=moderator,
-            kind=ModerationAction.Kind.ABORT_GAME,
-            game=game,
-            reason=reason,
-            detail={"version": game.version},
-        )
-        _after_commit(game, lobby=True)
-    return game
-
-
-def record_places(game: Game) -> None:
-    """Copy each seat's place and win from the result onto its Seat row (for the histories).
-
-    Every finish passes here inside its transaction, so `signals.game_finished` goes out here
-    (a rated game is rated by its receiver in `ratings`).
-    """
-    players = game.result["players"]
-    winners = set(game.result["winners"])
-    seats = list(game.seats.all())
-    for seat in seats:
-        seat.place = players[seat.position]["place"]
-        seat.won = seat.position in winners
-    Seat.objects.bulk_update(seats, ["place", "won"])
-    signals.game_finished.send(sender=Game, game=game)
-    # Its players hear of the end at any table, but not from their own last move.
-    last = game.moves.order_by("-seq").first()
-    mover = None
-    if last is not None and last.played_by == Move.PlayedBy.PLAYER:
-        mover = next((seat.user for seat in seats if seat.position == last.seat), None)
-    people = [seat.user for seat in seats if seat.user_id is not None]
-    notify(
-        people, Notification.Event.GAME_FINISHED, game=game, actor=mover, grace=_seen_grace(game)
-    )
-
-
-def _seen_grace(game: Game) -> timedelta:
-    """A live table's players are at its page, which reads its start and end as they come:
-    their e-mail and push wait to see if it does. A turn-based table's go at once."""
-    return timedelta(0) if game.turn_based else SEEN_GRACE
-
-
-def _after_commit(game: Game, *, lobby: bool) -> None:
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: broadcast.game_changed(game_id, version))
-    if lobby:
-        transaction.on_commit(broadcast.lobby_changed)
-
-
-# ---------------------------------------------------------------------------- rematch
 
 
 def rematch(game_id: int, user) -> Game:
@@ -701,14 +373,14 @@ def rematch(game_id: int, user) -> Game:
     twice by the same player. Another player of the game may still offer once.
     """
     with transaction.atomic():
-        game = _locked(game_id)  # one rematch table per game, even when players ask at once
+        game = locked_game(game_id)  # one rematch table per game, even when players ask at once
         if game.status != Game.Status.FINISHED:
             raise Conflict(gettext("only a finished game can be played again"))
-        if _seat_row(game, user) is None:
+        if seat_row(game, user) is None:
             raise NotAllowed(gettext("only this game's players can ask for a rematch"))
         offer = selectors.rematch_offer(game, user)
         if offer is not None:
-            if _seat_row(offer, user) is None:
+            if seat_row(offer, user) is None:
                 join_table(offer.pk, user, invited=True)  # offered to this game's players
             return offer
         if selectors.has_offered_rematch(game, user):

@@ -17,8 +17,9 @@ from django.utils.translation import gettext
 
 from biblios_site import errors, ratelimit
 from friends import selectors as friendships
-from games import access, broadcast
+from games import access
 from games.models import ChatMessage, Game, ModerationAction, Report
+from games.play import broadcast
 
 MAX_LENGTH = 500
 SHOWN = 50  # newest messages shown per channel

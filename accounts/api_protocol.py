@@ -18,8 +18,8 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.models import ApiToken
-from biblios_site import errors, ratelimit
-from games import overload
+from biblios_site import errors, overload, ratelimit
+from biblios_site.inputs import whole_number
 
 logger = logging.getLogger("games.api")
 
@@ -108,3 +108,14 @@ def checked_fields(data: dict, fields: dict) -> dict:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise errors.BadRequest(f"{name} must be {TYPE_WORDS[kind]}")
     return data
+
+
+DEFAULT_LIMIT, MAX_LIMIT = 50, 100
+
+
+def page_limit(request) -> int:
+    """How many items a list endpoint returns: its `limit` query parameter, or the default."""
+    limit = whole_number(request.GET.get("limit", str(DEFAULT_LIMIT)), minimum=1, maximum=MAX_LIMIT)
+    if limit is None:
+        raise errors.BadRequest(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+    return limit

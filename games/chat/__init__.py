@@ -1,0 +1,1 @@
+"""Chat: a table's two channels (players, spectators) and reports of messages."""

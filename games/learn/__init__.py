@@ -1,0 +1,1 @@
+"""Learning: a kind's guided first game, its scoring demo, and the rules pages."""

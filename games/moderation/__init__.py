@@ -1,0 +1,1 @@
+"""Moderation: banning, muting, aborting a game, hiding and resolving reports, the admin."""

@@ -1,0 +1,1 @@
+"""Play: a running game's moves, turn worker, presence, sockets, live regions and rendering."""

@@ -1,0 +1,53 @@
+"""What the games app's pages share: going to a page (a redirect, or htmx's), the refusal page,
+whether this browser holds a table's invite, and running a table service for a POST.
+"""
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
+
+from biblios_site import errors
+from games import access
+from games.models import Game
+
+
+def go(request, url: str):
+    """Send the browser to `url`: a full redirect, or htmx's client-side redirect."""
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
+
+
+def game_url(game_id: int) -> str:
+    return reverse("game", args=[game_id])
+
+
+def refusal_page(request, message: str, status: int):
+    """A clear refusal page (403/404) that never reveals more than the message."""
+    return render(request, "games/refused.html", {"message": message}, status=status)
+
+
+def holds_invite(request, game: Game) -> bool:
+    """Whether this browser followed `game`'s invite link (`access` decides what that allows)."""
+    return access.holds_invite(game, session=request.session)
+
+
+def closed_to(request, game: Game):
+    """The 403 page if `games.access` closes this table's page (or partial) to the visitor."""
+    refusal = access.see_refusal(game, request.user, invited=holds_invite(request, game))
+    return None if refusal is None else refusal_page(request, refusal.capitalize() + ".", 403)
+
+
+def table_action(request, game_id: int, do):
+    """Run one waiting-room service for a POST; GETs (e.g. after logging in) go to the table."""
+    if request.method != "POST":
+        return redirect(game_url(game_id))
+    try:
+        url = do()
+    except errors.ServiceError as refusal:
+        if refusal.status == 404:
+            return refusal_page(request, str(refusal).capitalize() + ".", 404)
+        messages.error(request, str(refusal).capitalize() + ".")
+        url = game_url(game_id)
+    return go(request, url)
