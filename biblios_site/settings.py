@@ -216,7 +216,7 @@ if REDIS_URL:
     }
 else:
     # Only reaches consumers in the same process: fine for one dev server and the tests.
-    # Channels' in-memory layer with a cheaper expiry sweep (games/broadcast.py).
+    # Channels' in-memory layer with a cheaper expiry sweep (games/play/broadcast.py).
     CHANNEL_LAYERS = {"default": {"BACKEND": "games.play.broadcast.InMemoryChannelLayer"}}
 
 # The cache holds rate-limit counters: in Redis they are shared by every worker.
@@ -308,7 +308,7 @@ if not 0 <= INFLIGHT_RESERVED_FOR_MOVES < MAX_INFLIGHT_REQUESTS:
         "INFLIGHT_RESERVED_FOR_MOVES must be at least 0 and less than MAX_INFLIGHT_REQUESTS"
     )
 
-# Bots and turn timers (games/turns.py): every daphne process runs the turn worker unless
+# Bots and turn timers (games/play/turns.py): every daphne process runs the turn worker unless
 # TURN_WORKER is off; a bot waits BOT_MOVE_DELAY_S before moving so people can follow.
 TURN_WORKER = env.bool("TURN_WORKER", default=True)
 TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=0.25)

@@ -1,6 +1,6 @@
 """The navigation's counts, live: after a commit that changes what a user's navigation
 counts (a new notification, notifications read, a game now waiting on them or no longer), every
-open page of theirs is told over its `ws/me/` socket (games.consumers.NavConsumer), which
+open page of theirs is told over its `ws/me/` socket (notifications.consumers.NavConsumer), which
 re-reads the counts and swaps them in. A hint, like the games' pushes: no data rides on it.
 """
 

@@ -1,9 +1,10 @@
 """The JSON board API for external clients and bots (documented in docs/api.md).
 
 Authentication, the method check and the JSON answers, errors included, are
-`games.api_protocol`'s `api_view`. Edges stay thin: tables and moves change only through
-`games.services`, and every board sent is `play_selectors.board_for` (the engine's `view` for the
-caller's seat, or a spectator's).
+`accounts.api_protocol`'s `api_view`. Edges stay thin: tables and moves change only through
+the tables' and play's services, and every board sent is `play_selectors.board_for` (the
+engine's `view` for the caller's seat, or a spectator's). The friends' and notifications'
+endpoints are their apps' own (`friends.api`, `notifications.api`).
 """
 
 from django.db.models import Prefetch, Q

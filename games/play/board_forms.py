@@ -25,7 +25,8 @@ def action_value(action: dict) -> SafeString:
 
 def move_form_start(context, css_class: str, hidden: dict | None = None) -> str:
     """`<form …>` with the CSRF token, the board's version and `hidden` fields; the caller adds
-    the move's own fields and buttons and closes the form. A lesson's board (games/learn.py),
+    the move's own fields and buttons and closes the form. A lesson's board
+    (games/learn/lessons.py),
     which has no game row, posts to its own `act_url`."""
     url = context.get("act_url") or reverse("game_act", args=[context["game"].pk])
     csrf = context.get("csrf_token")

@@ -1,17 +1,17 @@
-"""WebSockets: live game boards and the live lobby.
+"""`ws/games/<id>/`: a live game board (the lobby's socket is `games.tables.consumers`).
 
-The channel layer only carries hints (`games.broadcast`); on each hint a consumer re-reads the
-game and sends its own user's board, built from `view(state, seat)` like every other page, so a
-socket can never receive another seat's cards. Moves come back in through
+The channel layer only carries hints (`games.play.broadcast`); on each hint the consumer re-reads
+the game and sends its own user's board, built from `view(state, seat)` like every other page,
+so a socket can never receive another seat's cards. Moves come back in through
 `services.submit_action`, the same door as the HTML views and the API.
 
 Refusals before any data is sent are a close with an application code, after the handshake so
 that clients (and bots) can read it: 4401 not authenticated, 4403 not allowed to watch, 4404 no
-such game, 4400 too many malformed frames, 4429 too many messages (games/overload.py, which
+such game, 4400 too many malformed frames, 4429 too many messages (biblios_site/overload.py, which
 also drops a client's messages past its rate over all its sockets). A socket also closes 4401
 when the API token or the login session it was opened with ends (revoked, logged out,
 expired), so it acts no longer than its credential. A client that goes away mid-send is no
-error: every consumer here is a `biblios_site.sockets.Consumer`, which then drops what it would
+error: every consumer is a `biblios_site.sockets.Consumer`, which then drops what it would
 still send.
 """
 

@@ -10,7 +10,7 @@
  *   in, cards gone fade out where they were, changed dice roll, the new log line lights up
  *   (all under 400 ms, and none of it when the reader prefers reduced motion),
  * - tells the server, with each move, when this page's socket is open: the socket's push then
- *   brings the new board and the move's answer is an empty 204 (games/views.py `act`), so the
+ *   brings the new board and the move's answer is an empty 204 (games/play/views.py `act`), so the
  *   board is drawn once per move; with the socket closed, the answer is the board.
  */
 (function () {

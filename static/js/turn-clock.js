@@ -2,7 +2,7 @@
 // itself is the server's, in data-deadline, and the server refuses late moves whatever this
 // shows). Counting from the rendered seconds rather than the deadline keeps a client whose
 // clock is wrong from showing a wrong time. The time reads as the server writes it
-// (games/rendering.py `time_left_text`), with the clock's own formats: "11 h 59 min" on a
+// (games/play/rendering.py `time_left_text`), with the clock's own formats: "11 h 59 min" on a
 // turn-based table, "2 min 5 s" or "9 s" on a live one. Without JavaScript the rendered time
 // still shows.
 (function () {

@@ -1,7 +1,8 @@
 """A move answered 204 waits for its push; if that push is lost, the page asks for the board.
 
 While the page's socket is open a move's answer is empty and the push brings the mover's board
-(games/views.py `act`). A hint the server could not send is only logged (games/broadcast.py),
+(games/play/views.py `act`). A hint the server could not send is only logged
+(games/play/broadcast.py),
 so board.js asks its socket for a resync when the board has not moved a few seconds after a
 204. Here Playwright's WebSocket routing swallows what the server sends the mover after the
 move, until the page asks again.

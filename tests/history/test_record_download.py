@@ -1,5 +1,6 @@
 """`/games/<id>/record/`: a finished game's record as a file, for a browser's session. The same
-record as the API's (`games.history.game_record`) under the same rule (`games.access`), linked
+record as the API's (`games.history.selectors.game_record`) under the same rule
+(`games.access`), linked
 from the end board, the replay and the history page; a running game has no link, and the route
 says why it refuses."""
 

@@ -1,4 +1,4 @@
-"""The learn-to-play pages of every kind that brings a lesson (games/learn.py, learn_views.py):
+"""The learn-to-play pages of every kind that brings a lesson (games/learn/):
 open without an account, in each language, the lesson kept in the session and replayed through
 the engine, and a session holding anything but a lesson's own moves refused whole."""
 

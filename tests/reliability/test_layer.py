@@ -1,4 +1,5 @@
-"""The embedded channel layer sweeps expired messages at most once a second (games/broadcast.py):
+"""The embedded channel layer sweeps expired messages at most once a second
+(games/play/broadcast.py):
 what expired must still go, just not on every send and receive."""
 
 import asyncio

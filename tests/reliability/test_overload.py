@@ -1,5 +1,5 @@
 """An overloaded worker sheds load (503 with Retry-After), never answers 500, and applies a move
-it accepted exactly once (games/overload.py)."""
+it accepted exactly once (biblios_site/overload.py)."""
 
 import asyncio
 import json

@@ -1,4 +1,4 @@
-"""The turn worker (games/turns.py): bots play real tables through the service layer."""
+"""The turn worker (games/play/turns.py): bots play real tables through the service layer."""
 
 import logging
 import random

@@ -1,4 +1,5 @@
-"""Ex Libris through the turn worker (games/turns.py): bot seats of both levels play their tables
+"""Ex Libris through the turn worker (games/play/turns.py): bot seats of both levels play their
+tables
 to the end through the services, and a seat whose time runs out is played by the stand-in, the
 greedy bot (three in a row: it takes the seat over)."""
 
