@@ -17,7 +17,7 @@ from games.kinds.exlibris.engine import IllegalAction, shelf_moves
 from games.kinds.exlibris.engine import bookshelf as bs
 from games.kinds.exlibris.engine.cards import CARDS, CATEGORIES, LOCATIONS
 
-from .test_engine import (
+from .helpers import (
     act,
     all_cards,
     check_view,
@@ -737,7 +737,7 @@ NEW_TILES = {"swap", "bindery", "community", "well", "collector", "cabin", "flea
 def test_x86_random_games_visit_the_new_locations_and_keep_every_card():
     """X86, X3: uniformly random games reach every new tile and every new decision, and end
     with all 152 cards each somewhere once (the wider playouts are in test_engine)."""
-    from .test_engine import playout
+    from .helpers import playout
 
     visited, asked = set(), set()
     for players, seed in ((2, 70), (3, 71), (4, 72), (4, 73), (3, 74), (2, 75)):

@@ -14,7 +14,7 @@ from games.kinds.exlibris.engine import IllegalAction, shelf_moves
 from games.kinds.exlibris.engine import bookshelf as bs
 from games.kinds.exlibris.engine.cards import CARDS, LIBRARIES
 
-from .test_engine import (
+from .helpers import (
     BOUNDS,
     act,
     all_cards,
