@@ -238,6 +238,18 @@ def join_table(game_id: int, user, *, invited: bool = False) -> Game:
     return game
 
 
+def seat_players(host, table: TableSettings, players) -> Game:
+    """Open a table for a given company: `host` first, then each of `players` in order, each
+    seated through the join rule as one invited (a tournament's pairing, a rematch among the
+    same people). All or nothing: if the rule refuses one of them, or they do not fit the
+    table's free seats, no table is opened."""
+    with transaction.atomic():
+        game = create_table(host, table)
+        for player in players:
+            join_table(game.pk, player, invited=True)
+    return game
+
+
 def join_by_invite(invite_code: str, user) -> Game:
     game = Game.objects.filter(invite_code=invite_code).only("pk").first()
     if game is None:

@@ -72,3 +72,34 @@ def test_a_banned_account_takes_no_seat(people):
     with pytest.raises(errors.NotAllowed):
         services.join_table(game.pk, people["guest"], invited=True)
     assert seated(game) == {"host"}
+
+
+def test_a_given_company_is_seated_in_order_through_the_rule(people):
+    """`seat_players` seats the host and then each given player, as invited (a private table
+    takes them), in the order given."""
+    settings = services.TableSettings(3, private=True)
+    game = services.seat_players(people["host"], settings, [people["third"], people["guest"]])
+    order = list(game.seats.order_by("position").values_list("user__username", flat=True))
+    assert order == ["host", "third", "guest"]
+
+
+@pytest.mark.parametrize("refused", ["stranger", "banned", "too many"])
+def test_a_company_the_rule_refuses_opens_no_table(people, refused):
+    """One player the join rule refuses (a stranger at a friends-only table, a banned account)
+    or more players than seats, and no table is opened at all."""
+    friends.send_request(people["host"], people["guest"])
+    friends.accept(people["guest"], people["host"])
+    company = [people["guest"]]
+    settings = services.TableSettings(3, friends_only=True)
+    if refused == "stranger":
+        company.append(people["third"])
+    elif refused == "banned":
+        moderation.ban_user(people["guest"].pk, people["mod"], "spam")
+        people["guest"].refresh_from_db()
+    else:
+        settings = services.TableSettings(2)
+        company.append(people["third"])
+    opened = Game.objects.count()
+    with pytest.raises(errors.ServiceError):
+        services.seat_players(people["host"], settings, company)
+    assert Game.objects.count() == opened
