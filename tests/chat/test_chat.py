@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from games.chat import services as chat
 from games.models import ChatMessage, ModerationAction, Report
-from games.moderation import services
 from games.moderation import services as moderation
 from tests.moderation.conftest import run_action
 from tests.play import started_game
@@ -42,7 +41,7 @@ def test_players_and_spectators_talk_apart_until_the_game_is_over(users, moderat
     assert "good luck" in player_page and "seat 0 holds gold" not in player_page
     assert "seat 0 holds gold" in watcher_page and "good luck" not in watcher_page
     assert "Message to the players" in player_page and "Message to the spectators" in watcher_page
-    services.abort_game(game.pk, moderator, "test over")
+    moderation.abort_game(game.pk, moderator, "test over")
     after = page(users[1], game)
     assert "good luck" in after and "seat 0 holds gold" in after
 

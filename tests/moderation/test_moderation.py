@@ -12,7 +12,6 @@ from biblios_site import errors
 from games.kinds.biblios import engine as biblios
 from games.models import Game, ModerationAction, Move
 from games.moderation import services as moderation
-from games.moderation import services as moderation_services
 from games.play import rendering
 from games.play import services as play_services
 from tests.play import play_to_end, started_game
@@ -111,7 +110,7 @@ def test_abort_a_game_in_progress(users, moderator, admin_browser):
 
 def test_the_trail_shows_on_the_user_and_the_game(users, moderator, admin_browser):
     game = started_game(users, 2)
-    moderation_services.abort_game(game.pk, moderator, "players asked to stop")
+    moderation.abort_game(game.pk, moderator, "players asked to stop")
     moderation.mute_user(users[1].pk, moderator, "1h", "spam in chat")
     user_page = admin_browser.get(reverse("admin:accounts_user_change", args=[users[1].pk]))
     assert "spam in chat" in user_page.content.decode() and "Muted" in user_page.content.decode()
