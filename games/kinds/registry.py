@@ -81,12 +81,13 @@ class GameKind:
       `board` (the root, which the action forms target), `board-banner` (who acts),
       `board-actions` (the reader's move forms: the page's "Skip to your move" link) and
       `board-log` (its newest line marked `data-announce`).
-    - `rules_template`: the rules page, given `variant`, `variant_name`, `variants` and `names`
-      (`rules_names(variant)`).
-    - `stylesheet`: the static path of the kind's own board styles beside the shared
-      `board.css`, from the kind's own `static/` (Ex Libris: "exlibris/board.css"), linked only
-      by the pages that draw its board (game, replay, inspector: `{% kind_stylesheet game %}`),
-      so no game carries another's.
+    - `rules_template`: the rules page, given `kind`, `variant`, `variant_name`, `variants` and
+      `names` (`rules_names(variant)`).
+    - `stylesheet`: the static path of the kind's own board styles over the shared
+      `board.css`, from the kind's own `static/` ("biblios/board.css", "exlibris/board.css"),
+      linked only by the pages that draw its board or cards (game, replay, whole log,
+      inspector, lesson: `{% kind_stylesheet game %}`; scoring demo, rules:
+      `{% kind_stylesheet kind %}`), so no game carries another's.
     - `stage`: `ALPHA` keeps a kind being built off the lobby, the API and the pages.
     - `lesson`: the kind's guided first game and scoring demo (`Lesson`, from its `tutorial`
       module), played at /learn/<kind>/ without an account; None: the kind has none yet.

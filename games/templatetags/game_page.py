@@ -23,8 +23,10 @@ def stand_in_bot(game) -> str:
 @register.simple_tag
 def kind_stylesheet(game) -> str:
     """The link to the stylesheet of the game's kind (`GameKind.stylesheet`), if it has one: the
-    pages drawing a board load only their own game's look."""
-    path = registry.of(game).stylesheet
+    pages drawing a board or its cards load only their own game's look. `game` may be the kind
+    itself, on the pages of a kind rather than of a game (its rules, its scoring demo)."""
+    kind = game if isinstance(game, registry.GameKind) else registry.of(game)
+    path = kind.stylesheet
     return format_html('<link rel="stylesheet" href="{}">', static(path)) if path else ""
 
 

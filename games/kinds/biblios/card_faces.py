@@ -7,8 +7,9 @@ are `card_back`s: the same shape with no id at all, so nothing about them reache
 
 A card face carries its printed name, value and tie-break letter as text (a church card: its
 effect and one die icon per die it moves), so it reads without colour and without images, and
-its category's symbol, which board.css draws as a mask cut from our symbol sheet (a <view> of
-static/img/symbols.svg per symbol): a board shows dozens of cards, so each costs a few bytes.
+its category's symbol, which Biblios' sheet (static/biblios/board.css) draws as a mask cut from
+our symbol sheet beside it (a <view> of symbols.svg per symbol): a board shows dozens of cards,
+so each costs a few bytes.
 Every face keeps the card id in `data-card`, which the leak tests look for: a face is only ever
 drawn for a card the reader may see.
 
@@ -119,7 +120,8 @@ def _known_card(card_id: str, edition: str, language: str | None, tile: bool) ->
 
 
 def card_back() -> str:
-    """A face-down card: the card shape and our back pattern (board.css), never an id."""
+    """A face-down card: the card shape and back pattern every game shares (board.css), never
+    an id."""
     return mark_safe('<span class="card-back" aria-hidden="true"></span>')
 
 

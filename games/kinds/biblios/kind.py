@@ -29,5 +29,6 @@ KIND = GameKind(
     board_template="biblios/board.html",
     rules_template="biblios/rules.html",
     rules_names=presentation.rules_names,
+    stylesheet="biblios/board.css",
     lesson=tutorial.LESSON,
 )

@@ -320,7 +320,7 @@ def _score(view: dict, names: list[str], edition: str) -> dict | None:
                 "die": entry["die"],
                 "cells": [
                     {
-                        "name": names[seat],  # a phone shows it beside the cell (board.css)
+                        "name": names[seat],  # a phone shows it beside the cell (biblios/board.css)
                         "total": total,
                         "letter": letter,
                         "wins": entry["winner"] == seat,

@@ -1,4 +1,4 @@
-"""How an Ex Libris book card looks on the page, in Biblios' card style (board.css): our own
+"""How an Ex Libris book card looks on the page, on the shared card shape (board.css): our own
 category symbols (games/kinds/exlibris/static/exlibris/symbols.svg), never colour alone.
 
 A card is its letter and ordinal (X3: "E-2") and one book icon per book, each a category. It

@@ -9,6 +9,7 @@ from html import unescape
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
@@ -49,14 +50,14 @@ def test_a_category_card_shows_its_symbol_name_value_and_letter_as_text(card_id)
     html = card_faces.card_face(card_id, "biblios")
     root = parse_tree(html).children[0]
     assert root.attrs["data-card"] == card_id
-    # The category's own symbol from our own symbol sheet: a mask board.css cuts from the sheet
-    # (a <view> per symbol) for the card's class, chip and tile alike.
+    # The category's own symbol from Biblios' own symbol sheet: a mask Biblios' board.css cuts
+    # from the sheet beside it (a <view> per symbol) for the card's class, chip and tile alike.
     category = card["category"]
     assert f"card-{category}" in root.attrs["class"].split()
-    with open(finders.find("css/board.css"), encoding="utf-8") as sheet:
-        mask = f'--symbol: url("../img/symbols.svg#{category}-view");'
+    with open(finders.find("biblios/board.css"), encoding="utf-8") as sheet:
+        mask = f'--symbol: url("symbols.svg#{category}-view");'
         assert re.search(rf"\.card-{category}\b[^{{]*\{{ {re.escape(mask)} \}}", sheet.read())
-    with open(finders.find("img/symbols.svg"), encoding="utf-8") as sheet:
+    with open(finders.find("biblios/symbols.svg"), encoding="utf-8") as sheet:
         assert f'<view id="{category}-view"' in sheet.read()
     parts = {
         cls: text_of(html.split(f'class="{cls}">', 1)[1].split("</span>", 1)[0])
@@ -351,6 +352,37 @@ def test_the_board_script_is_ours_and_loaded_from_our_static_files(users, client
         assert needed in script
     assert 'id="turn-sound"' in page and 'aria-pressed="false"' in page
     assert 'class="skip-link" href="#main"' in page
+
+
+def test_only_the_pages_drawing_biblios_cards_load_its_stylesheet(
+    users, clients, finished_game, django_user_model
+):
+    """GameKind.stylesheet: the game page, its replay, whole log and inspector, the lesson, the
+    scoring demo and the rules (its categories drawn as cards) link biblios/board.css; an Ex
+    Libris board and its rules do not carry it."""
+    staff = django_user_model.objects.create_user("abbot", is_staff=True, is_superuser=True)
+    clients[staff.pk] = Client()
+    clients[staff.pk].force_login(staff)
+    player, running = clients[users[0].pk], started_game(users, 2)
+    pages = [
+        (player, f"/games/{running.pk}/"),
+        (player, f"/games/{finished_game.pk}/"),
+        (player, f"/games/{finished_game.pk}/replay/?move=3"),
+        (player, f"/games/{finished_game.pk}/log/"),
+        (clients[staff.pk], f"/admin/games/game/{finished_game.pk}/inspect/"),
+        (clients[None], "/learn/biblios/"),
+        (clients[None], "/learn/biblios/scoring/"),
+        (clients[None], "/rules/biblios/scripts_and_scribes/"),
+    ]
+    for browser, url in pages:
+        response = browser.get(url)
+        assert response.status_code == 200, url
+        assert 'href="/static/biblios/board.css"' in response.content.decode(), url
+    exlibris = services.create_table(users[0], services.TableSettings(2, kind="exlibris"))
+    services.join_table(exlibris.pk, users[1])
+    services.start_game(exlibris.pk, users[0])
+    for url in (f"/games/{exlibris.pk}/", "/rules/exlibris/"):
+        assert "biblios/board.css" not in player.get(url).content.decode(), url
 
 
 def test_colour_is_never_the_only_signal_on_the_board(users):

@@ -30,6 +30,11 @@ pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 STATIC = Path(settings.BASE_DIR) / "static" / "css"
+# The board's sheets: the one every game's board shares, and Biblios' own over it.
+BOARD_SHEETS = (
+    STATIC / "board.css",
+    Path(settings.BASE_DIR) / "games" / "kinds" / "biblios" / "static" / "biblios" / "board.css",
+)
 TOKEN = re.compile(r"--([a-z_-]+):\s*light-dark\(\s*(#[0-9a-fA-F]{6})\s*,\s*(#[0-9a-fA-F]{6})\s*\)")
 CATEGORY_INKS = ("monks", "pigments", "holy_books", "manuscripts", "forbidden_tomes", "gold")
 
@@ -85,7 +90,7 @@ def test_a_card_tile_keeps_its_id_and_reads_as_text_and_is_cached_per_language()
     (root,) = parse_tree(tile).children
     assert root.attrs["data-card"] == "monks-A" and "card-tile" in root.attrs["class"]
     assert text_of(tile) == "Monks 2 A"
-    assert "<svg" not in tile  # its illustration is board.css's, a few bytes a card
+    assert "<svg" not in tile  # its illustration is biblios/board.css's, a few bytes a card
     with translation.override("fr"):
         assert text_of(card_faces.card_tile("monks-A", "biblios")) == "Moines 2 A"
         assert card_faces.card_tile("monks-A", "biblios") is card_faces.card_tile(
@@ -270,12 +275,9 @@ def test_every_number_of_the_score_chart_is_unlocalized_in_french(users):
 
 def board_tokens() -> dict[str, tuple[str, str]]:
     tokens = {}
-    for sheet in ("site.css", "board.css"):
+    for sheet in (STATIC / "site.css", *BOARD_SHEETS):
         tokens.update(
-            {
-                name: (light, dark)
-                for name, light, dark in TOKEN.findall((STATIC / sheet).read_text())
-            }
+            {name: (light, dark) for name, light, dark in TOKEN.findall(sheet.read_text())}
         )
     return tokens
 
@@ -308,15 +310,17 @@ def test_the_boards_text_colours_read_at_aa_contrast_in_both_themes(text, backgr
     assert ratio >= 4.5, f"--{text} on --{background} in the {theme} theme: {ratio:.2f}:1"
 
 
-def test_board_css_has_no_colour_outside_its_tokens():
-    css = (STATIC / "board.css").read_text()
+@pytest.mark.parametrize("sheet", BOARD_SHEETS, ids=lambda sheet: sheet.parent.name)
+def test_the_board_sheets_have_no_colour_outside_their_tokens(sheet):
+    css = sheet.read_text()
     root = re.search(r":root\s*\{.*?\n\}", css, re.S)
     rest = css[: root.start()] + css[root.end() :]
     assert re.findall(r"#[0-9a-fA-F]{3,8}\b|\brgba?\(|\bhsla?\(", rest) == []
 
 
-def test_hover_transitions_are_short_and_only_for_readers_who_welcome_motion():
-    css = (STATIC / "board.css").read_text()
+@pytest.mark.parametrize("sheet", BOARD_SHEETS, ids=lambda sheet: sheet.parent.name)
+def test_hover_transitions_are_short_and_only_for_readers_who_welcome_motion(sheet):
+    css = sheet.read_text()
     outside = re.sub(
         r"@media \(prefers-reduced-motion: no-preference\)\s*\{.*?\n\}", "", css, flags=re.S
     )

@@ -222,14 +222,20 @@ def test_moves_the_board_never_offers_are_refused_and_change_nothing(table):
 
 
 def test_only_ex_libris_pages_load_its_stylesheet(table):
-    """GameKind.stylesheet: the game page, its replay and the inspector link exlibris/board.css; a
-    Biblios board does not carry it."""
+    """GameKind.stylesheet: the game page, its replay, whole log and the inspector link
+    exlibris/board.css, not Biblios' sheet; a Biblios board does not carry it."""
     game, users, staff, browsers = table
     player = browsers[users[0].pk]
-    assert "exlibris/board.css" in page(player, f"/games/{game.pk}/")
-    assert "exlibris/board.css" in page(browsers[staff.pk], f"/admin/games/game/{game.pk}/inspect/")
+
+    def links_its_own_sheet_only(browser, url: str) -> None:
+        html = page(browser, url)
+        assert "exlibris/board.css" in html and "biblios/board.css" not in html, url
+
+    links_its_own_sheet_only(player, f"/games/{game.pk}/")
+    links_its_own_sheet_only(browsers[staff.pk], f"/admin/games/game/{game.pk}/inspect/")
     play(game, users, random.Random(9), moves=2000)
-    assert "exlibris/board.css" in page(player, f"/games/{game.pk}/replay/?as=mine&move=3")
+    links_its_own_sheet_only(player, f"/games/{game.pk}/replay/?as=mine&move=3")
+    links_its_own_sheet_only(player, f"/games/{game.pk}/log/")
     biblios = tables_services.create_table(
         users[0], tables_services.TableSettings(2, kind="biblios")
     )
