@@ -28,6 +28,12 @@ def refusal_page(request, message: str, status: int):
     return render(request, "games/refused.html", {"message": message}, status=status)
 
 
+def refused(request, refusal, status: int | None = None):
+    """The refusal page saying `refusal` (a ServiceError, with its status; or an access rule's
+    reason, with the `status` it is answered with)."""
+    return refusal_page(request, errors.sentence(refusal), status or refusal.status)
+
+
 def holds_invite(request, game: Game) -> bool:
     """Whether this browser followed `game`'s invite link (`access` decides what that allows)."""
     return access.holds_invite(game, session=request.session)
@@ -36,7 +42,7 @@ def holds_invite(request, game: Game) -> bool:
 def closed_to(request, game: Game):
     """The 403 page if `games.access` closes this table's page (or partial) to the visitor."""
     refusal = access.see_refusal(game, request.user, invited=holds_invite(request, game))
-    return None if refusal is None else refusal_page(request, refusal.capitalize() + ".", 403)
+    return None if refusal is None else refused(request, refusal, 403)
 
 
 def table_action(request, game_id: int, do):
@@ -47,7 +53,7 @@ def table_action(request, game_id: int, do):
         url = do()
     except errors.ServiceError as refusal:
         if refusal.status == 404:
-            return refusal_page(request, str(refusal).capitalize() + ".", 404)
-        messages.error(request, str(refusal).capitalize() + ".")
+            return refused(request, refusal)
+        messages.error(request, errors.sentence(refusal))
         url = game_url(game_id)
     return go(request, url)

@@ -27,7 +27,7 @@ def _answer(request, game: Game, refusal: errors.ServiceError | None = None, *, 
     `notice` of what it did; a 429 says when to try again (Retry-After).
 
     A plain POST lands on the page's messages when it has one to read, else on the chat."""
-    error = str(refusal).capitalize() + "." if refusal else ""
+    error = errors.sentence(refusal) if refusal else ""
     if not request.htmx:
         if error:
             messages.error(request, error)

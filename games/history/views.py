@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from biblios_site import errors
-from games import access
+from games import access, web
 from games.history import replay
 from games.history import selectors as history
 from games.models import Game
@@ -68,12 +68,12 @@ def game_replay(request, game_id: int):
     invited = access.holds_invite(game, session=request.session)
     refusal = access.record_refusal(game, request.user, invited=invited)
     if refusal is not None:
-        return _refused(request, refusal.capitalize() + ".", 403)
+        return web.refused(request, refusal, 403)
     try:
         perspective, choices = replay.choose(game, request.user, request.GET.get("as"))
         step = replay.parse_step(request.GET.get("move"), game.version)
     except errors.ServiceError as refusal:
-        return _refused(
+        return web.refusal_page(
             request,
             gettext("You cannot replay this game: %(reason)s.") % {"reason": refusal},
             refusal.status,
@@ -92,10 +92,10 @@ def download_record(request, game_id: int):
     invited = access.holds_invite(game, session=request.session)
     refusal = access.record_refusal(game, request.user, invited=invited)
     if refusal is not None:
-        return _refused(request, refusal.capitalize() + ".", 403)
+        return web.refused(request, refusal, 403)
     if game.status != Game.Status.FINISHED:
         message = gettext("The record of a game can be downloaded once the game is over.")
-        return _refused(request, message, 409)
+        return web.refusal_page(request, message, 409)
     response = JsonResponse(
         history.game_record(game, request.user), json_dumps_params={"indent": 2}
     )
@@ -103,7 +103,3 @@ def download_record(request, game_id: int):
         True, f"{game.kind}-game-{game.pk}.json"
     )
     return response
-
-
-def _refused(request, message: str, status: int):
-    return render(request, "games/refused.html", {"message": message}, status=status)

@@ -124,7 +124,7 @@ def act(request, game_id: int):
     except ratelimit.RateLimited as refusal:
         if not request.htmx:
             return ratelimit.too_many(refusal)
-        message, status = str(refusal).capitalize() + ".", 429
+        message, status = errors.sentence(refusal), 429
         retry_after = refusal.retry_after
     except errors.StaleVersion:
         message, status = (
@@ -132,7 +132,7 @@ def act(request, game_id: int):
             409,
         )
     except errors.ServiceError as refusal:
-        message, status = str(refusal).capitalize() + ".", refusal.status
+        message, status = errors.sentence(refusal), refusal.status
     if not request.htmx:
         if message:
             messages.error(request, message)
@@ -154,7 +154,7 @@ def act(request, game_id: int):
         )
     except errors.NotAllowed as refusal:
         # No board for someone who may not see it: the message alone, as text (it may echo input).
-        text = message or str(refusal).capitalize() + "."
+        text = message or errors.sentence(refusal)
         return HttpResponse(text, status=status if message else 403, content_type="text/plain")
     response = HttpResponse(html, status=status)
     if retry_after is not None:
