@@ -196,10 +196,9 @@ class GameConsumer(Consumer):
         # On success the broadcast hint brings the new board, to this socket as to all others.
 
     def _submit(self, action, version) -> None:
-        """One move, counted against the user's action rate limit (a refusal is a 429 frame)."""
+        """One move (the service counts it against the user's action rate: a 429 frame)."""
         if not self._credentials_hold():
             raise CredentialsEnded
-        ratelimit.hit("action", self.user.pk)
         services.submit_action(self.game_id, self.user, action, version=version)
 
     def _parse(self, text_data, bytes_data) -> dict:
