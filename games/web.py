@@ -1,5 +1,5 @@
 """What the games app's pages share: going to a page (a redirect, or htmx's), the refusal page,
-whether this browser holds a table's invite, and running a table service for a POST.
+who the visitor is at a table, and running a table service for a POST.
 """
 
 from django.contrib import messages
@@ -34,14 +34,17 @@ def refused(request, refusal, status: int | None = None):
     return refusal_page(request, errors.sentence(refusal), status or refusal.status)
 
 
-def holds_invite(request, game: Game) -> bool:
-    """Whether this browser followed `game`'s invite link (`access` decides what that allows)."""
-    return access.holds_invite(game, session=request.session)
+def visitor(request, game: Game) -> access.Visitor:
+    """Who this request is at `game`: its user, their seat, whether this browser followed the
+    table's invite link (`access` decides what that allows). A page works it out once and
+    hands it to every rule and drawing it asks."""
+    invited = access.holds_invite(game, session=request.session)
+    return access.Visitor.of(game, request.user, invited=invited)
 
 
-def closed_to(request, game: Game):
+def closed_to(request, game: Game, visitor: access.Visitor):
     """The 403 page if `games.access` closes this table's page (or partial) to the visitor."""
-    refusal = access.see_refusal(game, request.user, invited=holds_invite(request, game))
+    refusal = access.see_refusal(game, visitor)
     return None if refusal is None else refused(request, refusal, 403)
 
 

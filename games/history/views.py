@@ -65,12 +65,12 @@ def _history(request, subject, *, own: bool):
 def game_replay(request, game_id: int):
     """One step of a game (`?move=N`) from a perspective (`?as=mine|open|seat-N`)."""
     game = get_object_or_404(Game, pk=game_id)
-    invited = access.holds_invite(game, session=request.session)
-    refusal = access.record_refusal(game, request.user, invited=invited)
+    visitor = web.visitor(request, game)
+    refusal = access.record_refusal(game, visitor)
     if refusal is not None:
         return web.refused(request, refusal, 403)
     try:
-        perspective, choices = replay.choose(game, request.user, request.GET.get("as"))
+        perspective, choices = replay.choose(game, visitor, request.GET.get("as"))
         step = replay.parse_step(request.GET.get("move"), game.version)
     except errors.ServiceError as refusal:
         return web.refusal_page(
@@ -89,16 +89,14 @@ def download_record(request, game_id: int):
     which needs a token. Only once the game is over: a running game's record is one seat's
     share of a game still changing, which the board shows better."""
     game = get_object_or_404(Game, pk=game_id)
-    invited = access.holds_invite(game, session=request.session)
-    refusal = access.record_refusal(game, request.user, invited=invited)
+    visitor = web.visitor(request, game)
+    refusal = access.record_refusal(game, visitor)
     if refusal is not None:
         return web.refused(request, refusal, 403)
     if game.status != Game.Status.FINISHED:
         message = gettext("The record of a game can be downloaded once the game is over.")
         return web.refusal_page(request, message, 409)
-    response = JsonResponse(
-        history.game_record(game, request.user), json_dumps_params={"indent": 2}
-    )
+    response = JsonResponse(history.game_record(game, visitor), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = content_disposition_header(
         True, f"{game.kind}-game-{game.pk}.json"
     )

@@ -204,7 +204,7 @@ def _not_running(game: Game) -> Conflict:
 def _running_seat(game_id: int, user) -> tuple[Game, Seat]:
     game = locked_game(game_id)
     seat = seat_row(game, user)
-    if seat is None or not access.may_play(game, user, seat=seat.position):
+    if seat is None or not access.may_play(game, access.Visitor.of(game, user, seat=seat.position)):
         raise NotAllowed(gettext("you are not playing in this game"))
     if game.status != Game.Status.ACTIVE:
         raise _not_running(game)
