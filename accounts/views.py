@@ -28,7 +28,7 @@ from accounts.forms import (
     TokenRevokeForm,
 )
 from accounts.models import MAX_TOKENS_PER_USER, ApiToken, TooManyTokens, User
-from biblios_site import ratelimit
+from biblios_site import errors, ratelimit
 from biblios_site.inputs import page_to_return_to, same_site_path
 
 
@@ -45,7 +45,7 @@ def signup(request):
         try:
             ratelimit.hit("signup", ratelimit.client_ip(request))
         except ratelimit.RateLimited as refusal:
-            form.add_error(None, str(refusal).capitalize() + ".")
+            form.add_error(None, errors.sentence(refusal))
             page = render(request, "accounts/signup.html", context, status=429)
             return ratelimit.with_retry_after(page, refusal)
         user = form.save_unless_taken()
@@ -84,7 +84,7 @@ class LoginView(auth_views.LoginView):
         try:
             ratelimit.hit("login", ratelimit.client_ip(request))
         except ratelimit.RateLimited as refusal:
-            return _login_refused(request, str(refusal).capitalize() + ".", refusal.retry_after)
+            return _login_refused(request, errors.sentence(refusal), refusal.retry_after)
         return super().post(request, *args, **kwargs)
 
 

@@ -27,8 +27,9 @@ from benchmarks.site import create_players, open_tables, setup_database, site_en
 
 
 def mid_game(kind: str, moves: int, seed: int):
-    """A started game of four of `kind` played `moves` random legal moves, and its players by
-    seat."""
+    """A started game of four of `kind` played `moves` random legal moves, and who its players
+    are at it (`access.Visitor`, as each of their sockets works it out once) by seat."""
+    from games import access
     from games.kinds import registry
     from games.models import Game
     from games.play import selectors, services
@@ -42,15 +43,15 @@ def mid_game(kind: str, moves: int, seed: int):
     for _ in range(moves):
         game.refresh_from_db()
         seat = engine.to_act(game.engine_state())[0]
-        board = selectors.board_for(game, by_seat[seat])
+        board = selectors.seat_board(game, seat)
         services.submit_action(
             game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
         )
     game.refresh_from_db()
-    return game, [by_seat[seat] for seat in range(4)]
+    return game, [access.Visitor.of(game, by_seat[seat]) for seat in range(4)]
 
 
-def render_boards(game, players, count: int) -> tuple[list[float], list[float]]:
+def render_boards(game, visitors, count: int) -> tuple[list[float], list[float]]:
     """CPU and wall seconds per board, `count` boards, seat after seat, as the consumer
     renders them."""
     from games.models import Game
@@ -61,7 +62,7 @@ def render_boards(game, players, count: int) -> tuple[list[float], list[float]]:
         start, start_cpu = time.perf_counter(), time.process_time()
         # The consumer reads the game afresh for every push.
         fresh = Game.objects.get(pk=game.pk)
-        rendering.board_html(fresh, players[i % 4], oob=True, connected={0, 1, 2, 3})
+        rendering.board_html(fresh, visitors[i % 4], oob=True, connected={0, 1, 2, 3})
         cpu.append(time.process_time() - start_cpu)
         wall.append(time.perf_counter() - start)
     return cpu, wall
@@ -77,7 +78,11 @@ def main(argv=None) -> int:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="biblios-render-") as temp:
-        env = site_env(f"sqlite:///{temp}/render.sqlite3", STATIC_ROOT=f"{temp}/static")
+        env = site_env(
+            f"sqlite:///{temp}/render.sqlite3",
+            STATIC_ROOT=f"{temp}/static",
+            RATE_LIMIT_ACTIONS="100000/1",  # the moves before rendering come at machine speed
+        )
         setup_database(env)
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
@@ -85,16 +90,16 @@ def main(argv=None) -> int:
 
         from games.play import rendering
 
-        game, players = mid_game(args.game, args.moves, args.seed)
+        game, visitors = mid_game(args.game, args.moves, args.seed)
         with translation.override(args.language):
-            html = rendering.board_html(game, players[0], oob=True, connected={0, 1, 2, 3})
-            render_boards(game, players, 8)  # warm: templates, catalogues, caches
+            html = rendering.board_html(game, visitors[0], oob=True, connected={0, 1, 2, 3})
+            render_boards(game, visitors, 8)  # warm: templates, catalogues, caches
             with CaptureQueriesContext(connection) as queries:
-                rendering.board_html(game, players[1], oob=True, connected={0, 1, 2, 3})
-            cpu, wall = render_boards(game, players, args.boards)
+                rendering.board_html(game, visitors[1], oob=True, connected={0, 1, 2, 3})
+            cpu, wall = render_boards(game, visitors, args.boards)
             if args.profile:
                 profiler = cProfile.Profile()
-                profiler.runcall(render_boards, game, players, args.boards)
+                profiler.runcall(render_boards, game, visitors, args.boards)
     print(
         f"{args.boards} boards of a 4-player {args.game} game at version {game.version} "
         f"({args.moves} moves, language {args.language}), per board (game read included): CPU mean "

@@ -52,3 +52,10 @@ class IllegalMove(ServiceError):
 
 class TimeUp(Conflict):
     """The player's time for this move ran out (the server's deadline, not the browser's)."""
+
+
+def sentence(refusal) -> str:
+    """A refusal (a ServiceError, or the reason an access rule gives) as a page or a message
+    says it on its own: capitalised, with its period. Refusals are worded as clauses, so that
+    a message may also embed one ("You could not take a seat: %(reason)s.")."""
+    return str(refusal).capitalize() + "."

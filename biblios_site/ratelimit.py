@@ -24,7 +24,7 @@ from django.http import HttpResponse
 from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
-from biblios_site.errors import ServiceError
+from biblios_site.errors import ServiceError, sentence
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ def hit(scope: str, ident) -> None:
 
 def too_many(refusal: RateLimited) -> HttpResponse:
     """The plain 429 answer of a page, with Retry-After."""
-    response = HttpResponse(str(refusal).capitalize() + ".", status=429, content_type="text/plain")
+    response = HttpResponse(sentence(refusal), status=429, content_type="text/plain")
     return with_retry_after(response, refusal)
 
 

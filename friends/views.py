@@ -74,7 +74,7 @@ def act(request, action: str):
             raise errors.NotFound(gettext("there is no such player"))
         message = _done(action, other, ACTIONS[action](request.user, other))
     except errors.ServiceError as refusal:
-        message, status = str(refusal).capitalize() + ".", refusal.status
+        message, status = errors.sentence(refusal), refusal.status
     if not request.htmx:
         (messages.success if status == 200 else messages.error)(request, message)
         return redirect(_back(request))

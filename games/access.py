@@ -2,8 +2,10 @@
 
 Pages, htmx partials, both sockets, the JSON API, replays, the record export, the chat and the
 admin inspector all ask here, so no two doors can disagree. Nothing here reads a request: each
-door says who the visitor is (`user`, possibly anonymous) and whether they hold the table's
-invite (`holds_invite`: the web keeps the invite links a browser followed in its session under
+door says once who is asking, a `Visitor` (the user, possibly anonymous; their seat at this
+game; whether they hold the table's invite; whether they are staff), and hands that one value
+to every rule it asks and to what draws the game for them. Who holds the invite is the door's
+to read (`holds_invite`: the web keeps the invite links a browser followed in its session under
 `INVITED_SESSION_KEY`; API and JSON-socket clients send the code as `?invite=<code>`).
 
 The rule, as a game site with private tables usually has it:
@@ -30,8 +32,9 @@ The rule, as a game site with private tables usually has it:
   see other seats.
 - A banned (deactivated) account counts as an anonymous visitor everywhere.
 
-Callers that already know the user's seat pass it as `seat` (a socket looks it up once per
-game), saving a query per decision.
+A service that locks the game re-reads the seat under its lock and builds its own `Visitor`
+(a door's may be a moment old); the doors build theirs once per request, a socket once its
+seats no longer move.
 """
 
 import secrets
@@ -71,18 +74,33 @@ def _person(user):
     return user if active else None
 
 
-def _seat(game: Game, user, seat=_LOOK_UP) -> int | None:
-    person = _person(user)
-    if person is None:
-        return None
-    if seat is not _LOOK_UP:
-        return seat
-    return game.seats.filter(user=person).values_list("position", flat=True).first()
+@dataclass(frozen=True)
+class Visitor:
+    """Who asks about one game, worked out once by the door and handed down (`Visitor.of`).
 
+    A banned (deactivated) account is an anonymous visitor: no seat, not staff.
+    """
 
-def _staff(user) -> bool:
-    person = _person(user)
-    return person is not None and person.is_staff
+    user: object  # as the door knows them: an account, or Django's AnonymousUser
+    seat: int | None  # their seat at this game (None: they have none)
+    invited: bool  # they hold the table's invite (`holds_invite`)
+    staff: bool  # a moderator (who may follow reports to any table)
+
+    @classmethod
+    def of(cls, game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> "Visitor":
+        """`user` at `game`: their seat read from the database, unless the caller has read it
+        (`seat`: a position, or None for no seat)."""
+        person = _person(user)
+        if person is None:
+            return cls(user=user, seat=None, invited=invited, staff=False)
+        if seat is _LOOK_UP:
+            seat = game.seats.filter(user=person).values_list("position", flat=True).first()
+        return cls(user=user, seat=seat, invited=invited, staff=person.is_staff)
+
+    @property
+    def person(self):
+        """The visitor's account if they are logged in and active, else None."""
+        return _person(self.user)
 
 
 def _over(game: Game) -> bool:
@@ -92,20 +110,20 @@ def _over(game: Game) -> bool:
 # ------------------------------------------------------------------------------- seeing
 
 
-def table_refusal(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> str | None:
+def table_refusal(game: Game, visitor: Visitor) -> str | None:
     """Why the table does not show to the visitor at all (its waiting room, board, record,
     chat, its place in any list), or None: a private one without its invite, one for the host's
     friends only to anyone but them. Its players and staff always see it."""
-    if _staff(user) or _seat(game, user, seat) is not None:
+    if visitor.staff or visitor.seat is not None:
         return None
-    if game.private and not invited:
+    if game.private and not visitor.invited:
         return gettext("this table is private: use its invite link")
-    return friends_only_refusal(game, _person(user))
+    return friends_only_refusal(game, visitor.person)
 
 
-def may_see_table(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
+def may_see_table(game: Game, visitor: Visitor) -> bool:
     """Whether the table shows to the visitor at all (its waiting room, its existence)."""
-    return table_refusal(game, user, invited=invited, seat=seat) is None
+    return table_refusal(game, visitor) is None
 
 
 def listed_to(user, friend_ids: set[int] | None = None) -> Q:
@@ -122,58 +140,58 @@ def listed_to(user, friend_ids: set[int] | None = None) -> Q:
     return Q(private=False) & (shown | Q(host_id__in=hosts))
 
 
-def watch_refusal(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> str | None:
+def watch_refusal(game: Game, visitor: Visitor) -> str | None:
     """Why the visitor may not watch the game live (None: they may), in words for a refusal."""
-    if _seat(game, user, seat) is not None:
+    if visitor.seat is not None:
         return None
-    if refusal := table_refusal(game, user, invited=invited, seat=None):
+    if refusal := table_refusal(game, visitor):
         return refusal
-    if not admits_spectator(game, user):
+    if not admits_spectator(game, visitor):
         return gettext("this table does not allow spectators")
     return None
 
 
-def admits_spectator(game: Game, user) -> bool:
-    """Whether the table lets `user` watch without a seat, privacy aside (the doors, which know
-    about invites, check that): it takes spectators, or `user` is staff."""
-    return game.spectators_allowed or _staff(user)
+def admits_spectator(game: Game, visitor: Visitor) -> bool:
+    """Whether the table lets the visitor watch without a seat, privacy aside (`watch_refusal`
+    asks that too): it takes spectators, or they are staff."""
+    return game.spectators_allowed or visitor.staff
 
 
-def may_watch(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
+def may_watch(game: Game, visitor: Visitor) -> bool:
     """Whether the visitor may follow the game live: from their seat, or as a spectator."""
-    return watch_refusal(game, user, invited=invited, seat=seat) is None
+    return watch_refusal(game, visitor) is None
 
 
-def see_refusal(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> str | None:
+def see_refusal(game: Game, visitor: Visitor) -> str | None:
     """Why the table's page (and its partials and socket) is closed to the visitor, or None:
     before the start the waiting room shows wherever the table does, afterwards the board
     only to those who may watch."""
     if game.setup:
-        return watch_refusal(game, user, invited=invited, seat=seat)
-    return table_refusal(game, user, invited=invited, seat=seat)
+        return watch_refusal(game, visitor)
+    return table_refusal(game, visitor)
 
 
-def may_see(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
+def may_see(game: Game, visitor: Visitor) -> bool:
     """Whether the visitor may open the table's page: the waiting room, then the board."""
-    return see_refusal(game, user, invited=invited, seat=seat) is None
+    return see_refusal(game, visitor) is None
 
 
 # ------------------------------------------------------------------------------- acting
 
 
-def join_refusal(game: Game, user, *, invited: bool = False) -> str | None:
+def join_refusal(game: Game, visitor: Visitor) -> str | None:
     """Why the visitor may not take a free seat, or None (whether the table is open and has a
     seat free is the services')."""
-    if _person(user) is None:
+    if visitor.person is None:
         return gettext("log in to join a table")
-    if game.private and not invited:
+    if game.private and not visitor.invited:
         return gettext("this table is private: use its invite link")
-    return friends_only_refusal(game, user)
+    return friends_only_refusal(game, visitor.person)
 
 
-def may_join(game: Game, user, *, invited: bool = False) -> bool:
+def may_join(game: Game, visitor: Visitor) -> bool:
     """Whether the visitor may take a free seat (the table open, a seat free: see services)."""
-    return join_refusal(game, user, invited=invited) is None
+    return join_refusal(game, visitor) is None
 
 
 def friends_only_refusal(game: Game, user) -> str | None:
@@ -187,56 +205,55 @@ def friends_only_refusal(game: Game, user) -> str | None:
     return gettext("this table is for the host's friends only")
 
 
-def may_play(game: Game, user, *, seat=_LOOK_UP) -> bool:
+def may_play(game: Game, visitor: Visitor) -> bool:
     """Whether the visitor acts in a seat of this game: a seated, active account (whether the
     game runs is the services' 409, whose turn it is the engine's)."""
-    return _seat(game, user, seat) is not None
+    return visitor.seat is not None
 
 
 # --------------------------------------------------------------------------------- chat
 
 
-def chat_channels(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> list[str]:
+def chat_channels(game: Game, visitor: Visitor) -> list[str]:
     """The chat channels the visitor reads, their own first (where they would post): players
     and watchers apart while the game runs, so watchers cannot pass players hints."""
-    position = _seat(game, user, seat)
-    if not may_watch(game, user, invited=invited, seat=position):
+    if not may_watch(game, visitor):
         return []
     players, spectators = ChatMessage.Channel.PLAYERS, ChatMessage.Channel.SPECTATORS
-    own, other = (players, spectators) if position is not None else (spectators, players)
+    own, other = (players, spectators) if visitor.seat is not None else (spectators, players)
     return [own, other] if _over(game) else [own]
 
 
-def may_chat(game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> bool:
+def may_chat(game: Game, visitor: Visitor) -> bool:
     """Whether the visitor may post (to the first of their `chat_channels`); a mute is checked
     by the chat service, under its lock."""
-    return _person(user) is not None and bool(chat_channels(game, user, invited=invited, seat=seat))
+    return visitor.person is not None and bool(chat_channels(game, visitor))
 
 
 # ------------------------------------------------------------------------------ records
 
 
-def sees_other_seats(game: Game, user) -> bool:
-    """Whether `user` may look through other seats' eyes at `game` (a seat's replay, every hand
-    open, the admin's inspector): staff may, but a moderator seated at a running game plays it
-    like everyone else, so only once it is over or when not seated at it."""
-    if not _staff(user):
+def sees_other_seats(game: Game, visitor: Visitor) -> bool:
+    """Whether the visitor may look through other seats' eyes at `game` (a seat's replay, every
+    hand open, the admin's inspector): staff may, but a moderator seated at a running game
+    plays it like everyone else, so only once it is over or when not seated at it."""
+    if not visitor.staff:
         return False
-    return game.status != Game.Status.ACTIVE or _seat(game, user) is None
+    return game.status != Game.Status.ACTIVE or visitor.seat is None
 
 
-def record_refusal(game: Game, user, *, invited: bool = False) -> str | None:
+def record_refusal(game: Game, visitor: Visitor) -> str | None:
     """Why the visitor may not read the game's record (replay, export), or None."""
     if game.status == Game.Status.FINISHED:
-        return table_refusal(game, user, invited=invited)
-    if sees_other_seats(game, user):
+        return table_refusal(game, visitor)
+    if sees_other_seats(game, visitor):
         return None
-    return watch_refusal(game, user, invited=invited)
+    return watch_refusal(game, visitor)
 
 
-def may_read_record(game: Game, user, *, invited: bool = False) -> bool:
+def may_read_record(game: Game, visitor: Visitor) -> bool:
     """Whether the visitor may read the game's history: its replay, its exported record."""
-    return record_refusal(game, user, invited=invited) is None
+    return record_refusal(game, visitor) is None
 
 
 @dataclass(frozen=True)
@@ -248,12 +265,12 @@ class ReplaySeats:
     # Every replay may also show the board with hands open as far as the table learnt them.
 
 
-def replay_seats(game: Game, user) -> ReplaySeats | None:
-    """What `user` may replay `game` from (who may read it at all: `may_read_record`), or None
-    when they may not replay it: before the end only staff replay a game."""
-    staff = sees_other_seats(game, user)
+def replay_seats(game: Game, visitor: Visitor) -> ReplaySeats | None:
+    """What the visitor may replay `game` from (who may read it at all: `may_read_record`), or
+    None when they may not replay it: before the end only staff replay a game."""
+    staff = sees_other_seats(game, visitor)
     if game.status != Game.Status.FINISHED and not staff:
         return None
-    own = _seat(game, user)
+    own = visitor.seat
     others = tuple(seat for seat in range(game.num_players) if seat != own) if staff else ()
     return ReplaySeats(own=own, others=others)

@@ -1,5 +1,5 @@
 """What the games app's pages share: going to a page (a redirect, or htmx's), the refusal page,
-whether this browser holds a table's invite, and running a table service for a POST.
+who the visitor is at a table, and running a table service for a POST.
 """
 
 from django.contrib import messages
@@ -28,15 +28,24 @@ def refusal_page(request, message: str, status: int):
     return render(request, "games/refused.html", {"message": message}, status=status)
 
 
-def holds_invite(request, game: Game) -> bool:
-    """Whether this browser followed `game`'s invite link (`access` decides what that allows)."""
-    return access.holds_invite(game, session=request.session)
+def refused(request, refusal, status: int | None = None):
+    """The refusal page saying `refusal` (a ServiceError, with its status; or an access rule's
+    reason, with the `status` it is answered with)."""
+    return refusal_page(request, errors.sentence(refusal), status or refusal.status)
 
 
-def closed_to(request, game: Game):
+def visitor(request, game: Game) -> access.Visitor:
+    """Who this request is at `game`: its user, their seat, whether this browser followed the
+    table's invite link (`access` decides what that allows). A page works it out once and
+    hands it to every rule and drawing it asks."""
+    invited = access.holds_invite(game, session=request.session)
+    return access.Visitor.of(game, request.user, invited=invited)
+
+
+def closed_to(request, game: Game, visitor: access.Visitor):
     """The 403 page if `games.access` closes this table's page (or partial) to the visitor."""
-    refusal = access.see_refusal(game, request.user, invited=holds_invite(request, game))
-    return None if refusal is None else refusal_page(request, refusal.capitalize() + ".", 403)
+    refusal = access.see_refusal(game, visitor)
+    return None if refusal is None else refused(request, refusal, 403)
 
 
 def table_action(request, game_id: int, do):
@@ -47,7 +56,7 @@ def table_action(request, game_id: int, do):
         url = do()
     except errors.ServiceError as refusal:
         if refusal.status == 404:
-            return refusal_page(request, str(refusal).capitalize() + ".", 404)
-        messages.error(request, str(refusal).capitalize() + ".")
+            return refused(request, refusal)
+        messages.error(request, errors.sentence(refusal))
         url = game_url(game_id)
     return go(request, url)

@@ -2,6 +2,7 @@
 
 import random
 
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.models import Game
 from games.play import selectors
@@ -47,6 +48,6 @@ def play_to_end(game: Game, rng: random.Random) -> Game:
         if game.status != Game.Status.ACTIVE:
             return game
         seat = biblios.to_act(game.engine_state())[0]
-        board = selectors.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, Visitor.of(game, by_seat[seat]))
         action = rng.choice(board["legal_actions"])
         play_services.submit_action(game.pk, by_seat[seat], action, version=board["version"])

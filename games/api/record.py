@@ -19,7 +19,8 @@ def game_record(request, game_id: int):
     if game is None:
         raise errors.NotFound(f"there is no game {game_id}")
     invited = access.holds_invite(game, code=request.GET.get("invite"))
-    refusal = access.record_refusal(game, request.user, invited=invited)
+    visitor = access.Visitor.of(game, request.user, invited=invited)
+    refusal = access.record_refusal(game, visitor)
     if refusal is not None:
         raise errors.NotAllowed(refusal)
-    return JsonResponse(history.game_record(game, request.user))
+    return JsonResponse(history.game_record(game, visitor))

@@ -11,7 +11,7 @@ from django.db.models import Prefetch, Q
 from django.http import JsonResponse
 
 from accounts.api_protocol import api_view, checked_fields, error, page_limit
-from biblios_site import errors, ratelimit
+from biblios_site import errors
 from biblios_site.inputs import json_body
 from friends import selectors as friendships
 from games import access
@@ -49,6 +49,7 @@ def _seated_game(game_id: int) -> Game:
 
 
 def _my_seat(game: Game, user) -> int | None:
+    """`user`'s seat, read from the game's seats (prefetched by `_seated_game` and the lists)."""
     return next((seat.position for seat in game.seats.all() if seat.user_id == user.pk), None)
 
 
@@ -87,20 +88,21 @@ def _seat_json(seat: Seat) -> dict:
     }
 
 
-def _invited(request, game: Game) -> bool:
-    """Whether the caller presents `game`'s invite code as `?invite=` (what an API client has
-    instead of the web's followed invite link; `games.access` decides what it allows)."""
-    return access.holds_invite(game, code=request.GET.get("invite"))
+def _visitor(request, game: Game) -> access.Visitor:
+    """Who the caller is at `game`, worked out once per call: their seat, and whether they
+    present its invite code as `?invite=` (what an API client has instead of the web's followed
+    invite link; `games.access` decides what it allows)."""
+    invited = access.holds_invite(game, code=request.GET.get("invite"))
+    return access.Visitor.of(game, request.user, invited=invited, seat=_my_seat(game, request.user))
 
 
-def _board(request, game: Game) -> dict | None:
-    """The caller's view of a started game (None before the start); 403 if they may not look,
+def _board(game: Game, visitor: access.Visitor) -> dict | None:
+    """The visitor's view of a started game (None before the start); 403 if they may not look,
     by the same rule as the web pages (`games.access`)."""
-    seat = _my_seat(game, request.user)
-    refusal = access.see_refusal(game, request.user, invited=_invited(request, game), seat=seat)
+    refusal = access.see_refusal(game, visitor)
     if refusal is not None:
         raise errors.NotAllowed(refusal)
-    return play_selectors.board_for(game, request.user) if game.state else None
+    return play_selectors.board_for(game, visitor) if game.state else None
 
 
 @api_view("GET", "POST")
@@ -172,14 +174,15 @@ def leave_table(request, game_id: int):
 def game_board(request, game_id: int):
     """The caller's board: their seat's view, or a spectator's."""
     found = _seated_game(game_id)
-    view = _board(request, found)
+    visitor = _visitor(request, found)
+    view = _board(found, visitor)
     to_act = view["to_act"] if view else []
     return JsonResponse(
         {
             "id": found.pk,
             "version": found.version,
             "status": found.status,
-            "seat": _my_seat(found, request.user),
+            "seat": visitor.seat,
             "players": [_seat_json(seat) for seat in found.seats.all()],
             "turn_deadline": _iso(play_selectors.turn_deadline(found, found.seats.all(), to_act)),
             "view": view,
@@ -193,8 +196,7 @@ def game_actions(request, game_id: int):
     data = checked_fields(json_body(request), {"version": int, "action": dict})
     if set(data) != {"version", "action"}:
         raise errors.BadRequest('send {"version": <board version>, "action": {...}}')
-    ratelimit.hit("action", request.user.pk)
-    try:
+    try:  # beyond the user's action rate, the service's RateLimited: 429 with Retry-After
         played = play_services.submit_action(
             game_id, request.user, data["action"], version=data["version"]
         )
@@ -205,13 +207,13 @@ def game_actions(request, game_id: int):
             stale.status,
             version=current.version,
             status=current.status,
-            view=play_selectors.board_for(current, request.user),
+            view=play_selectors.board_for(current, _visitor(request, current)),
         )
     return JsonResponse(
         {
             "version": played.version,
             "status": played.status,
-            "view": play_selectors.board_for(played, request.user),
+            "view": play_selectors.board_for(played, _visitor(request, played)),
         }
     )
 

@@ -38,7 +38,8 @@ def recent(game: Game, channel: str, reader=None) -> list[ChatMessage]:
 
 def post_message(game_id: int, user, text, *, invited: bool = False) -> ChatMessage:
     """Post to the user's channel of the table: players', or spectators' if not seated
-    (`games.access.chat_channels`; `invited`: the user holds the table's invite).
+    (`games.access.chat_channels`, asked of the seat read under the lock; `invited`: the user
+    holds the table's invite, as their door read it).
 
     Refused for muted users, empty or overlong text, more messages than settings.RATE_LIMITS
     ["chat"] allows (counted exactly, in a sliding window), or repeating either of one's last two
@@ -62,7 +63,7 @@ def post_message(game_id: int, user, text, *, invited: bool = False) -> ChatMess
         game = Game.objects.filter(pk=game_id).first()
         if game is None:
             raise errors.NotFound(f"there is no game {game_id}")
-        channels = access.chat_channels(game, user, invited=invited)
+        channels = access.chat_channels(game, access.Visitor.of(game, user, invited=invited))
         if not channels:
             raise errors.NotAllowed(
                 gettext("you may not watch this table, so you cannot chat there")
@@ -113,7 +114,7 @@ def report(game_id: int, reporter, reason, *, invited: bool = False, message_id=
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise errors.NotFound(f"there is no game {game_id}")
-    readable = access.chat_channels(game, reporter, invited=invited)
+    readable = access.chat_channels(game, access.Visitor.of(game, reporter, invited=invited))
     if message_id is not None:
         message = game.chat_messages.filter(pk=message_id, channel__in=readable).first()
         if message is None:

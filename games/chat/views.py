@@ -10,24 +10,26 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from biblios_site import errors, ratelimit
-from games import access
+from games import access, web
 from games.chat import services as chat
 from games.chat.forms import ChatForm, ReportForm
 from games.models import Game
 from games.play import rendering
 
 
-def _invited(request, game: Game) -> bool:
-    """Whether this browser followed `game`'s invite link (what that allows: `games.access`)."""
-    return access.holds_invite(game, session=request.session)
-
-
-def _answer(request, game: Game, refusal: errors.ServiceError | None = None, *, notice: str = ""):
+def _answer(
+    request,
+    game: Game,
+    visitor: access.Visitor,
+    refusal: errors.ServiceError | None = None,
+    *,
+    notice: str = "",
+):
     """The chat panel (htmx) or the game page, with why `refusal` changed nothing or the
     `notice` of what it did; a 429 says when to try again (Retry-After).
 
     A plain POST lands on the page's messages when it has one to read, else on the chat."""
-    error = str(refusal).capitalize() + "." if refusal else ""
+    error = errors.sentence(refusal) if refusal else ""
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -35,9 +37,7 @@ def _answer(request, game: Game, refusal: errors.ServiceError | None = None, *, 
             messages.success(request, notice)
         fragment = "#messages" if error or notice else "#chat"
         return redirect(reverse("game", args=[game.pk]) + fragment)
-    context = rendering.chat_context(
-        game, request.user, invited=_invited(request, game), error=error
-    )
+    context = rendering.chat_context(game, visitor, error=error)
     context["notice"] = "" if refusal else notice
     panel = HttpResponse(
         render_to_string("games/chat.html#panel", context, request=request),
@@ -50,23 +50,23 @@ def _answer(request, game: Game, refusal: errors.ServiceError | None = None, *, 
 @require_POST
 def post(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
+    visitor = web.visitor(request, game)
     refusal = None
     form = ChatForm(request.POST)
     try:
         if not form.is_valid():
             raise errors.ServiceError(_first_error(form))
-        chat.post_message(
-            game.pk, request.user, form.cleaned_data["text"], invited=_invited(request, game)
-        )
+        chat.post_message(game.pk, request.user, form.cleaned_data["text"], invited=visitor.invited)
     except errors.ServiceError as refused:
         refusal = refused
-    return _answer(request, game, refusal)
+    return _answer(request, game, visitor, refusal)
 
 
 @login_required
 @require_POST
 def report(request, game_id: int):
     game = get_object_or_404(Game, pk=game_id)
+    visitor = web.visitor(request, game)
     form = ReportForm(request.POST)
     try:
         if form.has_error("message") or form.has_error("user"):
@@ -77,15 +77,14 @@ def report(request, game_id: int):
             game.pk,
             request.user,
             form.cleaned_data["reason"],
-            invited=_invited(request, game),
+            invited=visitor.invited,
             message_id=form.cleaned_data["message"],
             user_id=form.cleaned_data["user"],
         )
     except errors.ServiceError as refused:
-        return _answer(request, game, refused)
-    return _answer(
-        request, game, notice=gettext("Thank you: the moderators will look at your report.")
-    )
+        return _answer(request, game, visitor, refused)
+    notice = gettext("Thank you: the moderators will look at your report.")
+    return _answer(request, game, visitor, notice=notice)
 
 
 def _first_error(form) -> str:

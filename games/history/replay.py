@@ -31,8 +31,8 @@ class Perspective:
     seat: int | None  # the seat whose view is replayed; None for the open-hands view
 
 
-def perspectives(game: Game, user) -> list[Perspective]:
-    """The perspectives `user` may replay `game` from; raises NotAllowed if none.
+def perspectives(game: Game, visitor: access.Visitor) -> list[Perspective]:
+    """The perspectives the visitor may replay `game` from; raises NotAllowed if none.
 
     Who may replay which seat is `games.access.replay_seats`: players their own seat, everyone
     who may read the record the open replay once the game is finished, staff any seat (an
@@ -40,7 +40,7 @@ def perspectives(game: Game, user) -> list[Perspective]:
     """
     if not game.setup:
         raise errors.NotFound(gettext("this game has not started, so there is nothing to replay"))
-    seats = access.replay_seats(game, user)
+    seats = access.replay_seats(game, visitor)
     if seats is None:
         raise errors.NotAllowed(gettext("only finished games can be replayed"))
     names = play_selectors.seat_names(game)
@@ -55,9 +55,11 @@ def perspectives(game: Game, user) -> list[Perspective]:
     return choices
 
 
-def choose(game: Game, user, key: str | None) -> tuple[Perspective, list[Perspective]]:
+def choose(
+    game: Game, visitor: access.Visitor, key: str | None
+) -> tuple[Perspective, list[Perspective]]:
     """The perspective named by `key` (a player's own seat by default) and all the choices."""
-    choices = perspectives(game, user)
+    choices = perspectives(game, visitor)
     if not key:
         return choices[0], choices
     for choice in choices:

@@ -179,8 +179,8 @@ def _duration(length) -> str:
 # ------------------------------------------------------------------------------ export
 
 
-def game_record(game: Game, user) -> dict:
-    """The export of `game` for `user`.
+def game_record(game: Game, visitor: access.Visitor) -> dict:
+    """The export of `game` for the visitor (who may read it: `access.record_refusal`).
 
     A finished game is history: its setup, every move and the result; staff get it complete
     (replayable), everyone else without the seed and deck (R1: removed cards are never shown)
@@ -207,8 +207,8 @@ def game_record(game: Game, user) -> dict:
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
     }
     if game.status == Game.Status.FINISHED:
-        complete = getattr(user, "is_staff", False)
-        reader = play_selectors.seat_of(game, user)
+        complete = visitor.staff
+        reader = visitor.seat
         moves = Move.objects.filter(game=game).order_by("seq")
         engine = registry.of(game).engine
         record.update(
@@ -228,9 +228,9 @@ def game_record(game: Game, user) -> dict:
             result=game.result,
         )
         return record
-    view = play_selectors.board_for(game, user) if game.setup else None
+    view = play_selectors.board_for(game, visitor) if game.setup else None
     record.update(
-        seat=view["seat"] if view else play_selectors.seat_of(game, user),
+        seat=view["seat"] if view else visitor.seat,
         view=view,
         events=[
             {"seq": seq, "events": events}

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from biblios_site import errors
-from games import access
+from games import access, web
 from games.history import replay
 from games.history import selectors as history
 from games.models import Game
@@ -65,15 +65,15 @@ def _history(request, subject, *, own: bool):
 def game_replay(request, game_id: int):
     """One step of a game (`?move=N`) from a perspective (`?as=mine|open|seat-N`)."""
     game = get_object_or_404(Game, pk=game_id)
-    invited = access.holds_invite(game, session=request.session)
-    refusal = access.record_refusal(game, request.user, invited=invited)
+    visitor = web.visitor(request, game)
+    refusal = access.record_refusal(game, visitor)
     if refusal is not None:
-        return _refused(request, refusal.capitalize() + ".", 403)
+        return web.refused(request, refusal, 403)
     try:
-        perspective, choices = replay.choose(game, request.user, request.GET.get("as"))
+        perspective, choices = replay.choose(game, visitor, request.GET.get("as"))
         step = replay.parse_step(request.GET.get("move"), game.version)
     except errors.ServiceError as refusal:
-        return _refused(
+        return web.refusal_page(
             request,
             gettext("You cannot replay this game: %(reason)s.") % {"reason": refusal},
             refusal.status,
@@ -89,21 +89,15 @@ def download_record(request, game_id: int):
     which needs a token. Only once the game is over: a running game's record is one seat's
     share of a game still changing, which the board shows better."""
     game = get_object_or_404(Game, pk=game_id)
-    invited = access.holds_invite(game, session=request.session)
-    refusal = access.record_refusal(game, request.user, invited=invited)
+    visitor = web.visitor(request, game)
+    refusal = access.record_refusal(game, visitor)
     if refusal is not None:
-        return _refused(request, refusal.capitalize() + ".", 403)
+        return web.refused(request, refusal, 403)
     if game.status != Game.Status.FINISHED:
         message = gettext("The record of a game can be downloaded once the game is over.")
-        return _refused(request, message, 409)
-    response = JsonResponse(
-        history.game_record(game, request.user), json_dumps_params={"indent": 2}
-    )
+        return web.refusal_page(request, message, 409)
+    response = JsonResponse(history.game_record(game, visitor), json_dumps_params={"indent": 2})
     response["Content-Disposition"] = content_disposition_header(
         True, f"{game.kind}-game-{game.pk}.json"
     )
     return response
-
-
-def _refused(request, message: str, status: int):
-    return render(request, "games/refused.html", {"message": message}, status=status)

@@ -135,7 +135,7 @@ class GameAdmin(ReadOnlyAdmin):
         game = Game.objects.filter(pk=game_id).first()
         if game is None or not game.setup:
             raise Http404("no started game with this id")
-        if not access.sees_other_seats(game, request.user):
+        if not access.sees_other_seats(game, access.Visitor.of(game, request.user)):
             raise PermissionDenied  # a moderator seated at this game while it runs
         integrity = moderation.check_integrity(game)
         last = len(integrity.states) - 1

@@ -72,9 +72,9 @@ class GameConsumer(Consumer):
         # The page's own origin (biblios_site.origin admits sockets from this site only): the
         # waiting room's invite link stays a full URL in live redraws.
         self.origin = dict(self.scope.get("headers", [])).get(b"origin", b"").decode("latin-1")
-        self.seated = False
-        self.position = None  # this user's seat (None: a spectator)
-        self.position_final = False  # seats no longer move: the game has started
+        self.invited = False  # whether this socket holds the table's invite (read once)
+        self.visitor = None  # who this user is at the game (`_visitor`)
+        self.seats_final = False  # seats no longer move: the game has started (or closed)
         self.connected = None  # the connected seats last read, and when (time.monotonic)
         self.connected_at = 0.0
         self.user = None
@@ -144,7 +144,7 @@ class GameConsumer(Consumer):
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None:
             return ""
-        context = rendering.chat_context(game, self.user, invited=self._invited(game))
+        context = rendering.chat_context(game, self._visitor(game))
         if channel not in context["channels"]:
             return ""
         return render_to_string("games/chat.html#panel", {**context, "oob": True})
@@ -196,10 +196,9 @@ class GameConsumer(Consumer):
         # On success the broadcast hint brings the new board, to this socket as to all others.
 
     def _submit(self, action, version) -> None:
-        """One move, counted against the user's action rate limit (a refusal is a 429 frame)."""
+        """One move (the service counts it against the user's action rate: a 429 frame)."""
         if not self._credentials_hold():
             raise CredentialsEnded
-        ratelimit.hit("action", self.user.pk)
         services.submit_action(self.game_id, self.user, action, version=version)
 
     def _parse(self, text_data, bytes_data) -> dict:
@@ -261,7 +260,7 @@ class GameConsumer(Consumer):
             self.connected = None
             return None
         news = game.turn_based or self.sent is None or self.sent[1] != game.status
-        if self.seated and not presence_only and news:
+        if self._seated() and not presence_only and news:
             # A live table's turns are no news to its notices: only its start and end are.
             notice_services.mark_game_seen(self.user, game)
         connected = self._connected_seats(game, fresh=force)
@@ -269,16 +268,16 @@ class GameConsumer(Consumer):
             frame = {
                 "version": game.version,
                 "status": game.status,
-                "view": selectors.seat_board(game, self.position) if game.setup else None,
+                "view": selectors.seat_board(game, self.visitor.seat) if game.setup else None,
                 "connected": sorted(connected),
             }
             return key, json.dumps(frame)
         if presence_only:
-            players = rendering.players_html(game, self.user, connected=connected)
+            players = rendering.players_html(game, self.visitor, connected=connected)
             self.regions.remember(players)
             return key, players
         board = rendering.board_html(
-            game, self.user, oob=True, connected=connected, message=message, origin=self.origin
+            game, self.visitor, oob=True, connected=connected, message=message, origin=self.origin
         )
         # The whole board when the page may not hold this one's frame (first push, resync, new
         # seats) or its frame says another status (the waiting room, "Leave game" shown).
@@ -304,7 +303,7 @@ class GameConsumer(Consumer):
             return json.dumps(frame)
         if game is not None and not game.setup and self._may_see(game):
             return rendering.board_html(
-                game, self.user, oob=True, message=message, origin=self.origin
+                game, self.visitor, oob=True, message=message, origin=self.origin
             )
         return render_to_string(
             "games/board_parts.html#message",
@@ -350,33 +349,34 @@ class GameConsumer(Consumer):
         return credentials.session_user_id(self.session_key) == self.user.pk
 
     def _check_access(self) -> int | None:
-        """A close code if this user may not see the table, else None; notes the seat."""
+        """A close code if this user may not see the table, else None; reads whether this
+        socket holds the table's invite: its browser followed the invite link (the views note
+        it in its session), or a JSON client sent its code as `?invite=`."""
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None:
             return CLOSE_NOT_FOUND
+        session = self.scope.get("session")
+        self.invited = access.holds_invite(game, session=session, code=self.invite_code)
         return None if self._may_see(game) else CLOSE_FORBIDDEN
 
     def _may_see(self, game: Game) -> bool:
         """Whether this user may follow the table, by the same rule as its page
-        (`games.access.may_see`): the waiting room, then the board.
+        (`games.access.may_see`): the waiting room, then the board."""
+        return access.may_see(game, self._visitor(game))
 
-        Also notes whether this user is seated now, which decides if presence is announced.
-        """
-        if not self.position_final:
-            self.position = selectors.seat_of(game, self.user)
-            # Seats are compacted at the start and never move afterwards (a bot taking over
-            # changes who plays a seat, not whose it is), so one look-up serves every push.
-            self.position_final = game.status != Game.Status.OPEN
-        self.seated = self.position is not None
-        if self.seated:
-            return True
-        return access.may_see(game, self.user, invited=self._invited(game), seat=None)
+    def _visitor(self, game: Game) -> access.Visitor:
+        """Who this user is at `game`, worked out once: seats are compacted at the start and
+        never move afterwards (a bot taking over changes who plays a seat, not whose it is),
+        so only while the table is open is their seat read again (they join, leave, are
+        removed). Their seat also decides whether presence is announced."""
+        if self.visitor is None or not self.seats_final:
+            self.visitor = access.Visitor.of(game, self.user, invited=self.invited)
+            self.seats_final = game.status != Game.Status.OPEN
+        return self.visitor
 
-    def _invited(self, game: Game) -> bool:
-        """Whether this browser followed the game's invite link (the views note it in its
-        session), or a JSON client sent its code as `?invite=`."""
-        session = self.scope.get("session")
-        return access.holds_invite(game, session=session, code=self.invite_code)
+    def _seated(self) -> bool:
+        """Whether this user plays a seat here (only players' presence is announced)."""
+        return self.visitor is not None and self.visitor.seat is not None
 
     def _connected_seats(self, game: Game, *, fresh: bool) -> set[int]:
         """Who is connected, read again only when asked (a presence hint, a forced board) or
@@ -389,7 +389,7 @@ class GameConsumer(Consumer):
 
     async def _announce_presence(self):
         """Tell the other sockets on this game to redraw the players (only players show)."""
-        if self.seated:
+        if self._seated():
             await self.channel_layer.group_send(
                 self.group, {"type": "game.presence", "sender": self.channel_name}
             )

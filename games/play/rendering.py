@@ -1,12 +1,13 @@
 """HTML for the game pages, shared by the views and the live (WebSocket) pushes.
 
 Everything is rendered from `selectors.board_for` (the seat's own `view`), so a page or a pushed
-fragment can only carry what that seat may know. The game's kind (`games.kinds.registry`) turns
-the view into its board's context (`presenter.view_context`) and draws it (`board_template`'s
-partials); this module adds what every game's board has: the log, turn clock, moderator's end,
-rematch, presence and bots. With `oob=True` each region comes out as a top-level element with
-`hx-swap-oob="true"`: a WebSocket message of concatenated regions lets htmx swap each one by id,
-while the element owning the socket stays outside every region.
+fragment can only carry what that seat may know; whom it is for is the door's `access.Visitor`,
+worked out once per request or socket and handed down here. The game's kind
+(`games.kinds.registry`) turns the view into its board's context (`presenter.view_context`) and
+draws it (`board_template`'s partials); this module adds what every game's board has: the log,
+turn clock, moderator's end, rematch, presence and bots. With `oob=True` each region comes out
+as a top-level element with `hx-swap-oob="true"`: a WebSocket message of concatenated regions
+lets htmx swap each one by id, while the element owning the socket stays outside every region.
 """
 
 import math
@@ -66,13 +67,16 @@ def your_turn_context(user) -> dict:
     return {"entries": entries}
 
 
-def board_context(game: Game, user, *, connected=None, message: str = "") -> dict:
-    """Template context for the board of `game` as `user` sees it (their seat or spectator).
+def board_context(
+    game: Game, visitor: access.Visitor, *, connected=None, message: str = ""
+) -> dict:
+    """Template context for the board of `game` as the visitor sees it (their seat or a
+    spectator's).
 
     `connected` is the set of seats with a live connection, or None when unknown (then no
     presence is shown). Raises `errors.NotAllowed` for spectators at a closed table.
     """
-    view = play_selectors.board_for(game, user)
+    view = play_selectors.board_for(game, visitor)
     aborted = game.status == Game.Status.ABORTED
     if aborted:  # the engine does not know that a moderator ended the game: no more moves
         view = {**view, "legal_actions": []}
@@ -85,24 +89,22 @@ def board_context(game: Game, user, *, connected=None, message: str = "") -> dic
     if aborted:
         context["banner"] = {"mine": False, "text": ABORTED_TEXT}
     context["log"] = history_selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
-    context["turn"] = _turn(game, user, view, context["players"], seats)
+    context["turn"] = _turn(game, visitor.user, view, context["players"], seats)
     if game.status == Game.Status.FINISHED:
-        context["rematch"] = _rematch(game, user, view["seat"])
+        context["rematch"] = _rematch(game, visitor.user, view["seat"])
         # Whoever sees the finished board may read its record (`access.record_refusal`). Only
         # the live board links it here: the replay links it once for every step.
         context["record_url"] = reverse("game_record", args=[game.pk])
     return context
 
 
-def chat_context(game: Game, user, *, invited: bool = False, error: str = "") -> dict:
-    """The chat panel of `game` for `user`: the channels they read, newest messages last.
+def chat_context(game: Game, visitor: access.Visitor, *, error: str = "") -> dict:
+    """The chat panel of `game` for the visitor: the channels they read, newest messages last.
 
-    One context for the page (`{% chat_panel %}`), a post's htmx answer and the live push;
-    `invited`: the user holds the table's invite (what that allows: `games.access`).
+    One context for the page (`{% chat_panel %}`), a post's htmx answer and the live push.
     """
-    seat = play_selectors.seat_of(game, user)
-    channels = access.chat_channels(game, user, invited=invited, seat=seat)
-    seated = seat is not None
+    user = visitor.user
+    channels = access.chat_channels(game, visitor)
     return {
         "game": game,
         "channels": channels,
@@ -114,13 +116,13 @@ def chat_context(game: Game, user, *, invited: bool = False, error: str = "") ->
             }
             for channel in channels
         ],
-        "can_post": access.may_chat(game, user, invited=invited, seat=seat),
+        "can_post": access.may_chat(game, visitor),
         "players": [
             s for s in game.seats.select_related("user") if s.user_id not in (None, user.pk)
         ]
         if channels
         else [],
-        "posting_to": "players" if seated else "spectators",
+        "posting_to": "players" if visitor.seat is not None else "spectators",
         "max_length": chat.MAX_LENGTH,
         "error": error,
         "user": user,
@@ -145,9 +147,9 @@ def _rematch(game: Game, user, seat) -> dict:
     }
 
 
-def log_context(game: Game, user) -> dict:
-    """The whole game log for `user`'s seat (or a spectator), checked like the board."""
-    seat = play_selectors.board_for(game, user)["seat"] if game.setup else None
+def log_context(game: Game, visitor: access.Visitor) -> dict:
+    """The whole game log for the visitor's seat (or a spectator), checked like the board."""
+    seat = play_selectors.board_for(game, visitor)["seat"] if game.setup else None
     return {
         "game": game,
         "names": play_selectors.seat_names(game),
@@ -159,7 +161,7 @@ def log_context(game: Game, user) -> dict:
 
 def board_html(
     game: Game,
-    user,
+    visitor: access.Visitor,
     *,
     oob: bool,
     connected=None,
@@ -167,7 +169,7 @@ def board_html(
     request=None,
     origin: str = "",
 ) -> str:
-    """The board of `game` for `user`: the page's `#board`, or its regions as oob swaps.
+    """The board of `game` for the visitor: the page's `#board`, or its regions as oob swaps.
 
     Before the start (and for a closed table) this is the waiting room. With `oob=True` an
     active or finished board also carries a `#board` that replaces a waiting room still on the
@@ -175,15 +177,15 @@ def board_html(
     makes the waiting room's invite link a full URL (`waiting_context`).
     """
     if not game.setup:
-        return waiting_html(game, user, oob=oob, message=message, request=request, origin=origin)
-    context = board_context(game, user, connected=connected, message=message)
+        return waiting_html(game, visitor, oob=oob, message=message, request=request, origin=origin)
+    context = board_context(game, visitor, connected=connected, message=message)
     partial = "live" if oob else "board"
     return render_to_string(f"{context['board_template']}#{partial}", context, request=request)
 
 
-def players_html(game: Game, user, *, connected) -> str:
+def players_html(game: Game, visitor: access.Visitor, *, connected) -> str:
     """Only the players region, as an oob swap: enough when somebody connects or leaves."""
-    view = play_selectors.board_for(game, user)
+    view = play_selectors.board_for(game, visitor)
     seats = list(game.seats.select_related("user"))
     kind = registry.of(game)
     names = play_selectors.seat_names(game, seats)
@@ -194,11 +196,17 @@ def players_html(game: Game, user, *, connected) -> str:
 
 
 def waiting_html(
-    game: Game, user, *, oob: bool, message: str = "", request=None, origin: str = ""
+    game: Game,
+    visitor: access.Visitor,
+    *,
+    oob: bool,
+    message: str = "",
+    request=None,
+    origin: str = "",
 ) -> str:
     """The waiting room of a table that has not started (or was closed by its host)."""
     origin = origin or (request_origin(request) if request is not None else "")
-    context = {**waiting_context(game, user, oob=oob, origin=origin), "message": message}
+    context = {**waiting_context(game, visitor, oob=oob, origin=origin), "message": message}
     return render_to_string("games/table.html#waiting", context, request=request)
 
 
@@ -207,12 +215,13 @@ def request_origin(request) -> str:
     return f"{request.scheme}://{request.get_host()}"
 
 
-def waiting_context(game: Game, user, *, oob: bool, origin: str = "") -> dict:
+def waiting_context(game: Game, visitor: access.Visitor, *, oob: bool, origin: str = "") -> dict:
     """The waiting room's context. `origin` (`scheme://host[:port]`: a page's request, or the
     Origin a live socket was opened from) makes `invite_url` the full link a player can send;
     without it, the link's path."""
+    user = visitor.user
     seats = list(game.seats.select_related("user").order_by("position"))
-    seated = any(s.user_id == user.pk for s in seats) if user.is_authenticated else False
+    seated = visitor.seat is not None
     return {
         "game": game,
         "seats": seats,

@@ -68,27 +68,18 @@ def other_games_waiting(user, game: Game) -> list[int]:
     return list(_most_urgent_first(games).values_list("pk", flat=True))
 
 
-def seat_of(game: Game, user) -> int | None:
-    """The engine seat of `user` at `game`, or None."""
-    if not getattr(user, "is_authenticated", False):
-        return None
-    return game.seats.filter(user=user).values_list("position", flat=True).first()
+def board_for(game: Game, visitor: access.Visitor) -> dict:
+    """What the visitor may see of `game` now: their seat's view, or a spectator's (R22).
 
-
-def board_for(game: Game, user) -> dict:
-    """What `user` may see of `game` now: their seat's view, or a spectator's (R22).
-
-    The doors ask `games.access` first (they know about invites); this still refuses a
+    The doors ask `games.access` first (with the same visitor); this still refuses a
     spectator's board where the table admits none, so no caller can skip that.
     """
-    position = seat_of(game, user)
-    if position is None and not access.admits_spectator(game, user):
+    if visitor.seat is None and not access.admits_spectator(game, visitor):
         raise errors.NotAllowed(gettext("this table does not allow spectators"))
-    return seat_board(game, position)
+    return seat_board(game, visitor.seat)
 
 
 def seat_board(game: Game, position: int | None) -> dict:
     """The board of seat `position` (None: a spectator's), for a caller that has asked
-    `games.access` already and knows the user's seat (a socket remembers it once the game has
-    started, saving a query per push)."""
+    `games.access` already (a socket's JSON frames)."""
     return registry.of(game).engine.view(game.engine_state(), position)

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from biblios_site import ratelimit
 from biblios_site.errors import (
     Conflict,
     IllegalMove,
@@ -56,9 +57,14 @@ def submit_action(game_id: int, user, action, *, version, now: datetime | None =
     Exactly one of two racing submissions applies: the row lock serialises them where the
     database has locks, and the version check plus the unique (game, seq) move make the loser
     fail everywhere else. `now` is the time of arrival (tests pass it instead of sleeping).
+
+    Counted against the user's action rate (settings.RATE_LIMITS["action"]; RateLimited, a
+    429, beyond it) whichever door the move comes through.
     """
     if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError(gettext("the board version must be a whole number"))
+    if getattr(user, "is_authenticated", False):  # anyone else is refused below, uncounted
+        ratelimit.hit("action", user.pk)
     now = now or timezone.now()
     try:
         with transaction.atomic():
@@ -198,7 +204,7 @@ def _not_running(game: Game) -> Conflict:
 def _running_seat(game_id: int, user) -> tuple[Game, Seat]:
     game = locked_game(game_id)
     seat = seat_row(game, user)
-    if seat is None or not access.may_play(game, user, seat=seat.position):
+    if seat is None or not access.may_play(game, access.Visitor.of(game, user, seat=seat.position)):
         raise NotAllowed(gettext("you are not playing in this game"))
     if game.status != Game.Status.ACTIVE:
         raise _not_running(game)

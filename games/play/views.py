@@ -31,15 +31,14 @@ def your_turn(request):
 def game_page(request, game_id: int):
     """The waiting room before the start, the board once started."""
     game = get_object_or_404(Game, pk=game_id)
-    if closed := web.closed_to(request, game):
+    visitor = web.visitor(request, game)
+    if closed := web.closed_to(request, game, visitor):
         return closed
-    context = {"game": game}
+    context = {"game": game, "visitor": visitor}  # the chat panel's too (`{% chat_panel %}`)
     if game.setup:
         try:
             context.update(
-                rendering.board_context(
-                    game, request.user, connected=presence.connected_seats(game)
-                )
+                rendering.board_context(game, visitor, connected=presence.connected_seats(game))
             )
         except errors.NotAllowed as refusal:
             return web.refusal_page(
@@ -49,7 +48,7 @@ def game_page(request, game_id: int):
             )
     else:
         origin = rendering.request_origin(request)
-        context.update(rendering.waiting_context(game, request.user, oob=False, origin=origin))
+        context.update(rendering.waiting_context(game, visitor, oob=False, origin=origin))
     notice_services.mark_game_seen(request.user, game)  # before the navigation counts them
     return render(request, "games/game.html", context)
 
@@ -58,10 +57,11 @@ def game_page(request, game_id: int):
 def game_log(request, game_id: int):
     """The whole game log, each event as the visitor's seat may see it."""
     game = get_object_or_404(Game, pk=game_id)
-    if closed := web.closed_to(request, game):
+    visitor = web.visitor(request, game)
+    if closed := web.closed_to(request, game, visitor):
         return closed
     try:
-        context = rendering.log_context(game, request.user)
+        context = rendering.log_context(game, visitor)
     except errors.NotAllowed as refusal:
         return web.refusal_page(
             request,
@@ -116,15 +116,13 @@ def act(request, game_id: int):
     try:
         version = parse_version(request.POST)
         action = registry.of(game).parse_action(request.POST)
-        if request.user.is_authenticated:
-            ratelimit.hit("action", request.user.pk)
         services.submit_action(game.pk, request.user, action, version=version)
     except registry.ActionInputError as refusal:
         message, status = str(refusal), 400
     except ratelimit.RateLimited as refusal:
         if not request.htmx:
             return ratelimit.too_many(refusal)
-        message, status = str(refusal).capitalize() + ".", 429
+        message, status = errors.sentence(refusal), 429
         retry_after = refusal.retry_after
     except errors.StaleVersion:
         message, status = (
@@ -132,7 +130,7 @@ def act(request, game_id: int):
             409,
         )
     except errors.ServiceError as refusal:
-        message, status = str(refusal).capitalize() + ".", refusal.status
+        message, status = errors.sentence(refusal), refusal.status
     if not request.htmx:
         if message:
             messages.error(request, message)
@@ -140,13 +138,14 @@ def act(request, game_id: int):
     if not message and request.headers.get(LIVE_SOCKET_HEADER) == "open":
         return HttpResponse(status=204)
     game.refresh_from_db()
+    visitor = web.visitor(request, game)
     try:
-        refusal = access.see_refusal(game, request.user, invited=web.holds_invite(request, game))
+        refusal = access.see_refusal(game, visitor)
         if refusal is not None:
             raise errors.NotAllowed(refusal)
         html = rendering.board_html(
             game,
-            request.user,
+            visitor,
             oob=False,
             connected=presence.connected_seats(game),
             message=message,
@@ -154,7 +153,7 @@ def act(request, game_id: int):
         )
     except errors.NotAllowed as refusal:
         # No board for someone who may not see it: the message alone, as text (it may echo input).
-        text = message or str(refusal).capitalize() + "."
+        text = message or errors.sentence(refusal)
         return HttpResponse(text, status=status if message else 403, content_type="text/plain")
     response = HttpResponse(html, status=status)
     if retry_after is not None:

@@ -225,12 +225,13 @@ def join_table(game_id: int, user, *, invited: bool = False) -> Game:
         game = locked_game(game_id)
         if game.status != Game.Status.OPEN:
             raise Conflict(gettext("this game has already started"))
-        if refusal := access.join_refusal(game, user, invited=invited):
+        visitor = access.Visitor.of(game, user, invited=invited)
+        if refusal := access.join_refusal(game, visitor):
             raise NotAllowed(refusal)
-        taken = list(game.seats.values_list("position", "user_id"))
-        if any(user_id == user.pk for _, user_id in taken):
+        if visitor.seat is not None:
             raise Conflict(gettext("you are already seated at this table"))
-        free = sorted(set(range(game.num_players)) - {position for position, _ in taken})
+        taken = set(game.seats.values_list("position", flat=True))
+        free = sorted(set(range(game.num_players)) - taken)
         if not free:
             raise Conflict(gettext("this table is full"))
         Seat.objects.create(game=game, user=user, position=free[0])

@@ -20,7 +20,6 @@ from biblios_site.inputs import whole_number
 from games import access, web
 from games.kinds import registry
 from games.models import Game
-from games.play import selectors as play_selectors
 from games.tables import selectors as tables_selectors
 from games.tables import services
 from games.tables.forms import TableForm
@@ -56,7 +55,7 @@ def invite(request, invite_code: str):
     access.remember_invite(request.session, game)
     if not request.user.is_authenticated:
         return render(request, "games/invite.html", _invite_context(game, request.path))
-    if play_selectors.seat_of(game, request.user) is None:
+    if web.visitor(request, game).seat is None:
         try:
             services.join_by_invite(invite_code, request.user)
         except errors.ServiceError as refusal:
@@ -90,7 +89,7 @@ def _invite_context(game: Game, invite_path: str) -> dict:
 def join(request, game_id: int):
     def do():
         game = get_object_or_404(Game, pk=game_id)
-        services.join_table(game_id, request.user, invited=web.holds_invite(request, game))
+        services.join_table(game_id, request.user, invited=web.visitor(request, game).invited)
         return web.game_url(game_id)
 
     return web.table_action(request, game_id, do)

@@ -3,7 +3,6 @@
 from django import template
 from django.template.loader import render_to_string
 
-from games import access
 from games.play import rendering
 
 register = template.Library()
@@ -11,7 +10,6 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def chat_panel(context):
-    request, game = context["request"], context["game"]
-    invited = access.holds_invite(game, session=request.session)
-    panel = rendering.chat_context(game, request.user, invited=invited)
-    return render_to_string("games/chat.html#panel", panel, request=request)
+    """The chat for the page's `visitor` (the one its view worked out, not a second one)."""
+    panel = rendering.chat_context(context["game"], context["visitor"])
+    return render_to_string("games/chat.html#panel", panel, request=context["request"])

@@ -18,7 +18,6 @@ from biblios_site import errors
 from friends import services as friends
 from games import access
 from games.models import Game
-from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.tables import selectors as tables_selectors
 from games.tables import services as tables_services
@@ -170,23 +169,23 @@ def table_at(people, status: str, *, played_out: bool = True, **table) -> Game:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("privacy, spectators, visitor, status, expected", list(rule_cases()))
-def test_the_rule(people, privacy, spectators, visitor, status, expected):
+@pytest.mark.parametrize("privacy, spectators, who, status, expected", list(rule_cases()))
+def test_the_rule(people, privacy, spectators, who, status, expected):
     table = {**TABLES[privacy], "spectators_allowed": spectators}
     game = table_at(people, status, played_out=False, **table)
-    user = AnonymousUser() if visitor == "anonymous" else people[visitor]
-    invited = visitor == "invited"
+    user = AnonymousUser() if who == "anonymous" else people[who]
+    visitor = access.Visitor.of(game, user, invited=who == "invited")
     decided = {
-        "see": access.may_see(game, user, invited=invited),
-        "watch": access.may_watch(game, user, invited=invited),
-        "play": access.may_play(game, user),
-        "chat": access.may_chat(game, user, invited=invited),
-        "record": access.may_read_record(game, user, invited=invited),
-        "join": access.may_join(game, user, invited=invited),
+        "see": access.may_see(game, visitor),
+        "watch": access.may_watch(game, visitor),
+        "play": access.may_play(game, visitor),
+        "chat": access.may_chat(game, visitor),
+        "record": access.may_read_record(game, visitor),
+        "join": access.may_join(game, visitor),
     }
     assert decided == expected
     # Every channel read is one the visitor may watch from; the first is where they post.
-    channels = access.chat_channels(game, user, invited=invited)
+    channels = access.chat_channels(game, visitor)
     assert bool(channels) == expected["watch"]
 
 
@@ -198,30 +197,37 @@ def test_the_rule_table_covers_every_case():
 
 @pytest.mark.django_db
 def test_chat_channels_keep_players_and_watchers_apart_until_the_end(people):
+    def channels(game, who):
+        return access.chat_channels(game, access.Visitor.of(game, people[who]))
+
     running = table_at(people, "running")
-    assert access.chat_channels(running, people["seated"]) == ["players"]
-    assert access.chat_channels(running, people["stranger"]) == ["spectators"]
+    assert channels(running, "seated") == ["players"]
+    assert channels(running, "stranger") == ["spectators"]
     finished = table_at(people, "finished", played_out=False)
-    assert access.chat_channels(finished, people["seated"]) == ["players", "spectators"]
-    assert access.chat_channels(finished, people["stranger"]) == ["spectators", "players"]
+    assert channels(finished, "seated") == ["players", "spectators"]
+    assert channels(finished, "stranger") == ["spectators", "players"]
 
 
 @pytest.mark.django_db
 def test_replay_perspectives(people):
+    def replay_seats(game, user):
+        return access.replay_seats(game, access.Visitor.of(game, user))
+
     running = table_at(people, "running")
-    seat = play_selectors.seat_of(running, people["seated"])
-    assert access.replay_seats(running, people["seated"]) is None  # not over yet
-    assert access.replay_seats(running, people["stranger"]) is None
-    staff_view = access.replay_seats(running, people["staff"])
+    seat = running.seats.get(user=people["seated"]).position
+    assert replay_seats(running, people["seated"]) is None  # not over yet
+    assert replay_seats(running, people["stranger"]) is None
+    staff_view = replay_seats(running, people["staff"])
     assert staff_view == access.ReplaySeats(own=None, others=(0, 1, 2))
     finished = table_at(people, "finished", played_out=False)
-    assert access.replay_seats(finished, people["seated"]) == access.ReplaySeats(seat, ())
-    assert access.replay_seats(finished, people["stranger"]) == access.ReplaySeats(None, ())
-    assert access.replay_seats(finished, AnonymousUser()) == access.ReplaySeats(None, ())
+    assert replay_seats(finished, people["seated"]) == access.ReplaySeats(seat, ())
+    assert replay_seats(finished, people["stranger"]) == access.ReplaySeats(None, ())
+    assert replay_seats(finished, AnonymousUser()) == access.ReplaySeats(None, ())
     # A moderator seated at a running game plays it like everyone else.
     playing_moderator = started_game([people["staff"], people["stranger"]], 2, seed=4)
-    assert access.replay_seats(playing_moderator, people["staff"]) is None
-    assert not access.sees_other_seats(playing_moderator, people["staff"])
+    assert replay_seats(playing_moderator, people["staff"]) is None
+    moderator = access.Visitor.of(playing_moderator, people["staff"])
+    assert not access.sees_other_seats(playing_moderator, moderator)
 
 
 @pytest.mark.django_db
@@ -239,7 +245,7 @@ def test_the_invite_is_a_session_note_or_the_code(people):
 # ---------------------------------------------------------------------- through every door
 
 
-class Visitor:
+class Person:
     """One person at every door: a browser (which may follow the invite link), an API token,
     and the invite code when they hold it."""
 
@@ -262,7 +268,7 @@ class Visitor:
         return f"?invite={self.invite}" if self.invite else ""
 
 
-def web_doors(game: Game, visitor: Visitor) -> dict:
+def web_doors(game: Game, visitor: Person) -> dict:
     """status codes of the page, the log and a chat post (an htmx partial) by `visitor`."""
     chat = visitor.browser.post(
         f"/games/{game.pk}/chat/", {"text": "hello"}, headers={"HX-Request": "true"}
@@ -274,14 +280,14 @@ def web_doors(game: Game, visitor: Visitor) -> dict:
     }
 
 
-def api_doors(game: Game, visitor: Visitor) -> dict:
+def api_doors(game: Game, visitor: Person) -> dict:
     return {
         "api board": visitor.api.get(f"/api/games/{game.pk}{visitor.query()}").status_code,
         "api record": visitor.api.get(f"/api/games/{game.pk}/record{visitor.query()}").status_code,
     }
 
 
-def socket_doors(game: Game, visitor: Visitor) -> dict:
+def socket_doors(game: Game, visitor: Person) -> dict:
     """Whether the page's socket and the JSON socket accept `visitor` (4403 if not)."""
     sockets = Sockets()
     found = {}
@@ -335,11 +341,11 @@ DOOR_CASES = [
 @pytest.mark.parametrize("table, who, admitted", DOOR_CASES)
 def test_every_door_agrees_with_the_rule_on_a_running_game(people, table, who, admitted):
     game = table_at(people, "running", **table)
-    visitor = Visitor(people[who], game, invited=who == "invited")
-    invited = who == "invited"
-    assert access.may_see(game, visitor.user, invited=invited) is admitted
-    assert access.may_chat(game, visitor.user, invited=invited) is admitted
-    assert access.may_read_record(game, visitor.user, invited=invited) is admitted
+    visitor = Person(people[who], game, invited=who == "invited")
+    seen = access.Visitor.of(game, visitor.user, invited=who == "invited")
+    assert access.may_see(game, seen) is admitted
+    assert access.may_chat(game, seen) is admitted
+    assert access.may_read_record(game, seen) is admitted
     doors = {**web_doors(game, visitor), **api_doors(game, visitor)}
     doors.update(socket_doors(game, visitor))
     assert doors == dict.fromkeys(doors, 200 if admitted else 403)
@@ -360,8 +366,9 @@ def test_every_door_agrees_with_the_rule_on_a_running_game(people, table, who, a
 )
 def test_the_replay_and_the_record_agree_on_a_finished_game(people, table, who, admitted):
     game = table_at(people, "finished", **table)
-    visitor = Visitor(people[who], game, invited=who == "invited")
-    assert access.may_read_record(game, visitor.user, invited=who == "invited") is admitted
+    visitor = Person(people[who], game, invited=who == "invited")
+    seen = access.Visitor.of(game, visitor.user, invited=who == "invited")
+    assert access.may_read_record(game, seen) is admitted
     replay = visitor.browser.get(f"/games/{game.pk}/replay/?as=open")
     record = visitor.api.get(f"/api/games/{game.pk}/record{visitor.query()}")
     download = visitor.browser.get(f"/games/{game.pk}/record/")
@@ -378,8 +385,9 @@ def test_the_waiting_room_of_a_friends_only_table_shows_to_the_hosts_friends_alo
     people, who, admitted
 ):
     game = table_at(people, "waiting", friends_only=True)
-    visitor = Visitor(people[who], game, invited=who == "invited")
-    assert access.may_see(game, visitor.user, invited=who == "invited") is admitted
+    visitor = Person(people[who], game, invited=who == "invited")
+    seen = access.Visitor.of(game, visitor.user, invited=who == "invited")
+    assert access.may_see(game, seen) is admitted
     doors = {
         "page": visitor.browser.get(f"/games/{game.pk}/").status_code,
         "api board": visitor.api.get(f"/api/games/{game.pk}{visitor.query()}").status_code,

@@ -289,6 +289,7 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_a_spectator_follows(
 MID_GAME = """
 import json, random
 from accounts.models import User
+from games.access import Visitor
 from games.play import selectors, services
 from games.models import Game
 from tests.kinds.exlibris.site.helpers import open_table
@@ -304,7 +305,7 @@ rng = random.Random({seed})
 while True:
     game.refresh_from_db()
     state = game.engine_state()
-    boards = [selectors.board_for(game, person) for person in people]
+    boards = [selectors.board_for(game, Visitor.of(game, person)) for person in people]
     acting = [seat for seat, board in enumerate(boards) if board["legal_actions"]]
     if state["round"] >= 3 and acting and 0 not in acting:
         break

@@ -301,6 +301,7 @@ SEED = """
 import json, random
 from accounts.models import User
 from friends import services as friends
+from games.access import Visitor
 from games.play import selectors, services as play_services
 from games.tables import services as tables_services
 from games.kinds.biblios import engine as biblios
@@ -317,7 +318,7 @@ rng, by_seat = random.Random(18), seated_users(in_play)
 for _ in range({moves}):
     in_play.refresh_from_db()
     seat = biblios.to_act(in_play.engine_state())[0]
-    board = selectors.board_for(in_play, by_seat[seat])
+    board = selectors.board_for(in_play, Visitor.of(in_play, by_seat[seat]))
     play_services.submit_action(
         in_play.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
     )

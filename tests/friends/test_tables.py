@@ -70,8 +70,9 @@ def test_a_non_friend_is_refused_at_every_door_of_a_friends_only_table(users):
         services.join_table(game.pk, clio)
     with pytest.raises(errors.NotAllowed, match="host's friends only"):
         services.join_by_invite(game.invite_code, clio)
-    assert access.join_refusal(game, clio) == "this table is for the host's friends only"
-    assert not access.may_join(game, clio)
+    stranger = access.Visitor.of(game, clio)
+    assert access.join_refusal(game, stranger) == "this table is for the host's friends only"
+    assert not access.may_join(game, stranger)
     page = browser(clio).post(reverse("game_join", args=[game.pk]), follow=True)
     assert "This table is for the host&#x27;s friends only." in page.content.decode()
     link = browser(clio).get(reverse("invite", args=[game.invite_code]), follow=True)
@@ -85,7 +86,7 @@ def test_a_non_friend_is_refused_at_every_door_of_a_friends_only_table(users):
     assert "host&#x27;s friends only" in waiting and "Join this table" not in waiting
     # A friend of the host takes a seat by each door.
     befriend(ada, basil)
-    assert access.may_join(game, basil)
+    assert access.may_join(game, access.Visitor.of(game, basil))
     assert browser(basil).post(reverse("game_join", args=[game.pk])).status_code == 302
     assert seated(game) == ["ada", "basil"]
 

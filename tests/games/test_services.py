@@ -2,10 +2,12 @@
 
 import dataclasses
 import random
+import time
+from types import SimpleNamespace
 
 import pytest
 
-from biblios_site import errors
+from biblios_site import errors, ratelimit
 from games.kinds import registry
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
@@ -13,6 +15,7 @@ from games.moderation import services as moderation
 from games.play import services as play_services
 from games.tables import services as tables_services
 from tests.play import play_to_end, started_game
+from tests.reliability.conftest import forget_hits
 
 pytestmark = pytest.mark.django_db
 
@@ -52,6 +55,33 @@ def test_illegal_action_names_the_rule_and_changes_nothing(players):
         play_services.submit_action(game.pk, user, {"type": "bid", "amount": 2}, version=0)
     game.refresh_from_db()
     assert game.version == 0 and not game.moves.exists()
+
+
+def test_moves_are_limited_by_the_move_service_whoever_calls_it(players, settings, monkeypatch):
+    """The action rate is the move service's own rule, not its doors': a caller that is no
+    page, socket or API (a script, the next door) is held to it too. Refused moves count (a
+    flood is a flood); past the rate a move is refused before anything else is looked at,
+    changes nothing and says when to try again; each user has a rate of their own."""
+    stopped = time.time()  # one window for the whole test
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: stopped))
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "action": "2/60"}
+    game = started_game(players)
+    for player in players:
+        forget_hits("action", player.pk)
+    state = game.engine_state()
+    seat = biblios.to_act(state)[0]
+    user = game.seats.get(position=seat).user
+    action = biblios.legal_actions(state, seat)[0]
+    with pytest.raises(errors.StaleVersion):
+        play_services.submit_action(game.pk, user, action, version=7)
+    play_services.submit_action(game.pk, user, action, version=0)
+    with pytest.raises(ratelimit.RateLimited) as refused:
+        play_services.submit_action(game.pk, user, action, version=1)
+    assert 1 <= refused.value.retry_after <= 60
+    assert Game.objects.get(pk=game.pk).version == 1 and game.moves.count() == 1
+    other = next(player for player in players if player != user)
+    with pytest.raises(errors.StaleVersion):  # refused for what it is, not for the rate
+        play_services.submit_action(game.pk, other, action, version=0)
 
 
 def test_only_seated_players_may_move(players, django_user_model):

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import ApiToken
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.models import Game
 from games.play import selectors, services
@@ -68,7 +69,7 @@ def test_a_running_record_holds_only_what_the_seat_knows(users):
     for _ in range(60):
         game.refresh_from_db()
         seat = biblios.to_act(game.engine_state())[0]
-        board = selectors.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, Visitor.of(game, by_seat[seat]))
         services.submit_action(
             game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
         )

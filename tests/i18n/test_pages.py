@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from accounts.middleware import scope_language
 from accounts.models import User
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios import names
 from games.kinds.biblios.engine.cards import CATEGORIES
@@ -100,7 +101,7 @@ def game_with_a_category_card_in_hand(players):
     by_seat = play.seated_users(game)
     while not any(card.split("-")[0] in CATEGORIES for card in game.engine_state().hands[0]):
         seat = biblios.to_act(game.engine_state())[0]
-        board = selectors.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, Visitor.of(game, by_seat[seat]))
         action = rng.choice(board["legal_actions"])
         play_services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
         game.refresh_from_db()

@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken
+from games import access
 from games.models import Game
 from games.play import rendering, turns
 from ratings.models import Rating
@@ -123,7 +124,8 @@ def test_a_toy_game_is_opened_played_stored_and_replayed(visitors):
             html = viewer.page(page)
             assert 'class="board toy-board"' in html
             assert_nothing_hidden_shown(game, seat, html, f"seat {seat}'s page")
-            pushed = rendering.board_html(game, viewer.user, oob=True)  # a socket's update
+            seen_by = access.Visitor.of(game, viewer.user)
+            pushed = rendering.board_html(game, seen_by, oob=True)  # a socket's update
             assert "hx-swap-oob" in pushed and 'class="board toy-board"' in pushed
             assert_nothing_hidden_shown(game, seat, pushed, f"seat {seat}'s live update")
             board = viewer.get(f"/api/games/{game.pk}")

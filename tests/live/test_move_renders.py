@@ -24,9 +24,9 @@ def board_renders(monkeypatch):
     renders = []
     render = rendering.board_html
 
-    def counted(game, user, **kwargs):
-        renders.append(user.pk)
-        return render(game, user, **kwargs)
+    def counted(game, visitor, **kwargs):
+        renders.append(visitor.user.pk)
+        return render(game, visitor, **kwargs)
 
     monkeypatch.setattr(rendering, "board_html", counted)
     return renders

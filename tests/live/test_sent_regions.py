@@ -7,6 +7,7 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.models import Game
 from games.play import rendering, services
@@ -87,7 +88,7 @@ def whole_board(game_id: int, user) -> HeldBoard:
     connected)."""
     held = HeldBoard()
     game = Game.objects.get(pk=game_id)
-    held.apply(rendering.board_html(game, user, oob=True, connected={0, 1}))
+    held.apply(rendering.board_html(game, Visitor.of(game, user), oob=True, connected={0, 1}))
     return held
 
 

@@ -17,6 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from games.access import Visitor
 from games.kinds import registry
 from games.models import Game, ModerationAction, Move
 from games.moderation import services as moderation
@@ -44,7 +45,7 @@ SUSPENDED = {
 def waiting_on(game: Game, user, rng: random.Random) -> Game:
     """Play random moves of the others until `game` waits on `user` (the ban's moment)."""
     while (seat := acting_seat(game)).user != user:
-        board = play_selectors.board_for(game, seat.user)
+        board = play_selectors.board_for(game, Visitor.of(game, seat.user))
         action = rng.choice(board["legal_actions"])
         play_services.submit_action(game.pk, seat.user, action, version=game.version)
     return game

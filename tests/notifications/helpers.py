@@ -5,6 +5,7 @@ from collections import Counter
 
 from django.core import mail
 
+from games.access import Visitor
 from games.play import selectors, services
 from notifications.models import Delivery, Notification
 from tests.turns.helpers import acting_seat
@@ -14,7 +15,7 @@ def move(game, rng: random.Random, now=None):
     """The seat the engine waits on plays a random legal move of its own view at `now`;
     the user who moved."""
     seat = acting_seat(game)
-    board = selectors.board_for(game, seat.user)
+    board = selectors.board_for(game, Visitor.of(game, seat.user))
     action = rng.choice(board["legal_actions"])
     services.submit_action(game.pk, seat.user, action, version=game.version, now=now)
     return seat.user

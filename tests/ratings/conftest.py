@@ -5,6 +5,7 @@ import random
 import pytest
 from django.utils import timezone
 
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Seat
 from games.play import selectors, services
@@ -34,7 +35,7 @@ def play_until_last_move(game: Game, rng: random.Random) -> tuple:
         game.refresh_from_db()
         state = game.engine_state()
         seat = biblios.to_act(state)[0]
-        board = selectors.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, Visitor.of(game, by_seat[seat]))
         action = rng.choice(board["legal_actions"])
         if biblios.apply_action(state, seat, action).phase == "over":
             return by_seat[seat], action, board["version"]

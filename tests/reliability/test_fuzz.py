@@ -19,6 +19,7 @@ from django.urls.resolvers import RoutePattern
 
 from accounts.forms import SignUpForm, TokenCreateForm, TokenRevokeForm
 from accounts.models import ApiToken, User
+from games.access import Visitor
 from games.chat.forms import ChatForm, ReportForm
 from games.history.selectors import HistoryFilterForm
 from games.kinds.biblios import engine as biblios
@@ -113,8 +114,8 @@ def game(users):
 
 def the_actor(game):
     seats = seated_users(game)
-    seat = selectors.board_for(game, seats[0])["to_act"][0]
-    return seats[seat], selectors.board_for(game, seats[seat])
+    seat = selectors.board_for(game, Visitor.of(game, seats[0]))["to_act"][0]
+    return seats[seat], selectors.board_for(game, Visitor.of(game, seats[seat]))
 
 
 @pytest.mark.django_db

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from accounts.models import ApiToken
 from biblios_site import ratelimit
+from games.access import Visitor
 from games.play import selectors
 from tests.api.conftest import snapshot
 from tests.live.helpers import ORIGIN, Sockets, run, session_cookie
@@ -33,9 +34,9 @@ def table(users):
     """A started two-player game, its players by role, and its current board for the actor."""
     game = started_game(users, 2, seed=4)
     seats = seated_users(game)
-    actor_seat = selectors.board_for(game, seats[0])["to_act"][0]
+    actor_seat = selectors.board_for(game, Visitor.of(game, seats[0]))["to_act"][0]
     actor, waiting = seats[actor_seat], seats[1 - actor_seat]
-    board = selectors.board_for(game, actor)
+    board = selectors.board_for(game, Visitor.of(game, actor))
     return game, actor, waiting, users[3], board
 
 

@@ -7,9 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.access import Visitor
 from games.history import replay
 from games.kinds.biblios import engine as biblios
-from games.play import selectors
 from games.tables import services
 from tests.play import play_to_end, started_game
 from tests.web.helpers import Knowledge, card_ids_in
@@ -189,7 +189,7 @@ def test_a_moderator_seated_at_a_running_game_sees_only_their_own_seat(users, dj
     or for staff not seated at them: seated, a moderator plays like everyone else."""
     moderator = django_user_model.objects.create_superuser("abbot", password="x")
     game = started_game([moderator, users[1]], 2, seed=4)
-    opponent = f"seat-{1 - selectors.seat_of(game, moderator)}"
+    opponent = f"seat-{1 - Visitor.of(game, moderator).seat}"
     seated, unseated = Client(), Client()
     seated.force_login(moderator)
     unseated.force_login(django_user_model.objects.create_superuser("prior", password="x"))

@@ -13,6 +13,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
+from games.access import Visitor
 from games.models import Game
 from games.play import selectors, services
 from notifications import sending, texts
@@ -92,7 +93,7 @@ def test_two_friends_play_a_24_hour_game_a_move_a_day_told_by_mail_and_push(
     while game.status == Game.Status.ACTIVE:
         mover = acting_seat(game).user
         now += timedelta(hours=23)
-        action = rng.choice(selectors.board_for(game, mover)["legal_actions"])
+        action = rng.choice(selectors.board_for(game, Visitor.of(game, mover))["legal_actions"])
         services.submit_action(game.pk, mover, action, version=game.version, now=now)
         game.refresh_from_db()
         sending.send_pending()  # what the worker does after each commit

@@ -15,6 +15,7 @@ from django.apps import apps
 from django.urls import reverse
 
 from accounts.models import ApiToken
+from games.access import Visitor
 from games.kinds import registry
 from games.models import Game, Move, Seat
 from games.moderation import services as moderation
@@ -34,7 +35,7 @@ DAY = timedelta(days=1)
 def move(game: Game, rng: random.Random, now) -> None:
     """The player the engine waits on plays a random legal move of their own view at `now`."""
     seat = acting_seat(game)
-    board = selectors.board_for(game, seat.user)
+    board = selectors.board_for(game, Visitor.of(game, seat.user))
     action = rng.choice(board["legal_actions"])
     play_services.submit_action(game.pk, seat.user, action, version=game.version, now=now)
 

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games.access import Visitor
 from games.kinds import registry
 from games.models import Game
 from games.play import selectors, turns
@@ -39,7 +40,7 @@ def play_with_bots(game: Game, rng: random.Random, *, max_steps: int = 2000) -> 
         if seat.bot_level:
             assert turns.play_due() == 1, f"the worker did not play seat {seat.position}"
             continue
-        board = selectors.board_for(game, seat.user)
+        board = selectors.board_for(game, Visitor.of(game, seat.user))
         play_services.submit_action(
             game.pk, seat.user, rng.choice(board["legal_actions"]), version=game.version
         )

@@ -6,6 +6,7 @@ import pytest
 from django.template import Context
 from django.utils import translation
 
+from games.access import Visitor
 from games.history import replay
 from games.history import selectors as history_selectors
 from games.kinds.biblios.templatetags.biblios_board import log_line
@@ -28,7 +29,7 @@ def timed_game(people):
 
 def newest_line(game, user) -> str:
     """The log line of the newest placement on `user`'s board (a draw may follow it)."""
-    context = rendering.board_context(game, user)
+    context = rendering.board_context(game, Visitor.of(game, user))
     placed = next(event for event in context["log"] if event["type"] == "placed")
     return log_line(Context(context), placed)
 
@@ -42,7 +43,7 @@ def test_a_timed_out_move_says_the_bot_chose_it_to_the_player_and_to_the_others(
     with translation.override("en"):
         mine = newest_line(game, sleeper.user)
         theirs = newest_line(game, other.user)
-        whole_log = rendering.log_context(game, sleeper.user)["log"]
+        whole_log = rendering.log_context(game, Visitor.of(game, sleeper.user))["log"]
     assert mine.startswith("Time ran out: the bot placed ") and mine.endswith(" for you"), mine
     assert theirs.startswith(f"Time ran out for {sleeper.user.display_name}: the bot placed ")
     assert theirs.endswith(" for them"), theirs
@@ -62,7 +63,7 @@ def test_the_timeout_mark_shows_nothing_a_seat_may_not_know(timed_game):
     knowledge = Knowledge(game.num_players)
     knowledge.update(state)
     for seat in game.seats.select_related("user"):
-        html = rendering.board_html(game, seat.user, oob=False)
+        html = rendering.board_html(game, Visitor.of(game, seat.user), oob=False)
         assert_no_leak(html, knowledge, seat.position, f"seat {seat.position} after a timeout")
     marked = [
         e for e in history_selectors.game_log(game, 1 - sleeper.position) if e.get("timed_out")
@@ -74,7 +75,7 @@ def test_a_move_the_player_chose_in_time_still_reads_as_theirs(timed_game):
     game = timed_game
     seat = acting_seat(game)
     action = {"type": "place", "to": "auction"}
-    assert action in play_selectors.board_for(game, seat.user)["legal_actions"]
+    assert action in play_selectors.board_for(game, Visitor.of(game, seat.user))["legal_actions"]
     services.submit_action(game.pk, seat.user, action, version=0, now=before_deadline(game))
     game.refresh_from_db()
     with translation.override("en"):
@@ -118,7 +119,7 @@ def test_the_replay_log_marks_the_timed_out_move_too(timed_game, django_user_mod
     assert turns.play_due(now=after_deadline(game)) == 1
     game.refresh_from_db()
     staff = django_user_model.objects.create_user("moderator", is_staff=True)
-    perspective, choices = replay.choose(game, staff, f"seat-{sleeper.position}")
+    perspective, choices = replay.choose(game, Visitor.of(game, staff), f"seat-{sleeper.position}")
     steps = replay.replay_context(game, game.version, perspective, choices)["steps"]
     assert [step["step"] for step in steps if any(e.get("timed_out") for e in step["events"])] == [
         game.version

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from biblios_site import errors
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
 from games.moderation import services as moderation
@@ -31,7 +32,7 @@ def test_the_deadline_is_stored_when_the_turn_starts(timed_game):
     game = timed_game
     assert (game.due_at - game.started_at).total_seconds() == 30
     seat = acting_seat(game)
-    board = selectors.board_for(game, seat.user)
+    board = selectors.board_for(game, Visitor.of(game, seat.user))
     moved_at = before_deadline(game)
     play_services.submit_action(
         game.pk, seat.user, board["legal_actions"][0], version=0, now=moved_at
@@ -43,7 +44,7 @@ def test_the_deadline_is_stored_when_the_turn_starts(timed_game):
 def test_a_late_move_is_refused_even_before_the_worker_ran(timed_game):
     game = timed_game
     seat = acting_seat(game)
-    action = selectors.board_for(game, seat.user)["legal_actions"][0]
+    action = selectors.board_for(game, Visitor.of(game, seat.user))["legal_actions"][0]
     with pytest.raises(errors.TimeUp, match="your time for this move ran out"):
         play_services.submit_action(game.pk, seat.user, action, version=0, now=after_deadline(game))
     game.refresh_from_db()
@@ -87,7 +88,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_game_still_ends(
             time_out(game)
             timeouts += 1
         else:  # the other player moves in time
-            board = selectors.board_for(game, seat.user)
+            board = selectors.board_for(game, Visitor.of(game, seat.user))
             play_services.submit_action(
                 game.pk,
                 seat.user,
@@ -100,7 +101,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_game_still_ends(
     # Taken over: the player may not move for the bot.
     game.refresh_from_db()
     if acting_seat(game).user == sleeper:
-        action = selectors.board_for(game, sleeper)["legal_actions"][0]
+        action = selectors.board_for(game, Visitor.of(game, sleeper))["legal_actions"][0]
         with pytest.raises(errors.Conflict, match="take your seat back"):
             play_services.submit_action(game.pk, sleeper, action, version=game.version)
     # The bot plays the sleeper's seat to the end.
@@ -113,7 +114,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_game_still_ends(
         if seat.user == sleeper:
             assert turns.play_due(now=after_deadline(game, 0)) == 1
         else:
-            board = selectors.board_for(game, seat.user)
+            board = selectors.board_for(game, Visitor.of(game, seat.user))
             play_services.submit_action(
                 game.pk, seat.user, rng.choice(board["legal_actions"]), version=game.version
             )
@@ -128,7 +129,7 @@ def test_a_move_in_time_resets_the_count_of_timeouts(timed_game):
     time_out(game)
     for _ in range(200):  # play until the sleeper's turn comes back, then move in time
         seat = acting_seat(game)
-        board = selectors.board_for(game, seat.user)
+        board = selectors.board_for(game, Visitor.of(game, seat.user))
         play_services.submit_action(
             game.pk,
             seat.user,
@@ -158,7 +159,7 @@ def test_leaving_on_purpose_hands_the_seat_to_the_scholar_at_once(people):
             move = game.moves.order_by("-seq").first()
             assert move.seat == seat.position and move.played_by == Move.PlayedBy.TAKEOVER
             break
-        board = selectors.board_for(game, current.user)
+        board = selectors.board_for(game, Visitor.of(game, current.user))
         play_services.submit_action(
             game.pk, current.user, rng.choice(board["legal_actions"]), version=game.version
         )
@@ -178,7 +179,7 @@ def test_a_returning_player_takes_the_seat_back(people):
     game.refresh_from_db()
     # Their turn again: a fresh person's deadline replaced the bot's due time.
     assert (game.due_at - bot_due).total_seconds() > 50
-    action = selectors.board_for(game, leaver)["legal_actions"][0]
+    action = selectors.board_for(game, Visitor.of(game, leaver))["legal_actions"][0]
     play_services.submit_action(game.pk, leaver, action, version=game.version)
     assert game.moves.get().played_by == Move.PlayedBy.PLAYER
     with pytest.raises(errors.Conflict, match="already playing your seat"):
@@ -216,7 +217,7 @@ def test_a_bots_deadline_is_not_shown_as_a_persons(people):
         if acting.bot_level:
             turns.play_due(now=after_deadline(game))
         else:
-            board = selectors.board_for(game, acting.user)
+            board = selectors.board_for(game, Visitor.of(game, acting.user))
             play_services.submit_action(
                 game.pk,
                 acting.user,

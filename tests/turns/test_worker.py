@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 
 from biblios_site import errors
+from games.access import Visitor
 from games.history import selectors as history_selectors
 from games.kinds import registry
 from games.kinds.biblios import engine as biblios
@@ -92,7 +93,7 @@ def test_a_bot_whose_turn_it_was_plays_after_a_restart(people):
     game = bot_table(people[0], ["scholar", "scholar"], seed=2)
     while not acting_seat(game).bot_level:
         seat = acting_seat(game)
-        board = play_selectors.board_for(game, seat.user)
+        board = play_selectors.board_for(game, Visitor.of(game, seat.user))
         services.submit_action(game.pk, seat.user, board["legal_actions"][0], version=game.version)
     game.refresh_from_db()
     version, due_at = game.version, game.due_at
@@ -112,13 +113,13 @@ def test_the_bots_memory_is_its_own_seats_log(people, monkeypatch):
         if seat.bot_level:
             turns.play_due()
         else:
-            board = play_selectors.board_for(game, seat.user)
+            board = play_selectors.board_for(game, Visitor.of(game, seat.user))
             services.submit_action(
                 game.pk, seat.user, board["legal_actions"][-1], version=game.version
             )
     while not acting_seat(game).bot_level:
         seat = acting_seat(game)
-        board = play_selectors.board_for(game, seat.user)
+        board = play_selectors.board_for(game, Visitor.of(game, seat.user))
         services.submit_action(game.pk, seat.user, board["legal_actions"][0], version=game.version)
     game.refresh_from_db()
     bot = acting_seat(game).position

@@ -6,6 +6,7 @@ import re
 import pytest
 from django.contrib.staticfiles import finders
 
+from games.access import Visitor
 from games.play import rendering
 from games.tables import services
 
@@ -34,7 +35,9 @@ def test_the_page_shows_the_full_invite_url_with_a_copy_button(table, clients, u
 
 
 def test_the_live_redraw_shows_the_full_invite_url_from_the_sockets_origin(table, users):
-    html = rendering.board_html(table, users[1], oob=True, origin="https://biblios.example")
+    html = rendering.board_html(
+        table, Visitor.of(table, users[1]), oob=True, origin="https://biblios.example"
+    )
     url = f"https://biblios.example/join/{table.invite_code}/"
     assert 'hx-swap-oob="true"' in html
     assert f'<a href="{url}" id="invite-link">{url}</a>' in invite_paragraph(html)

@@ -8,6 +8,7 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import KIND, VALUE
 from games.play import rendering, services
@@ -39,7 +40,7 @@ def play_until_a_gold_bid(game, *, rng: random.Random):
 
 
 def bid_box(game, user) -> str:
-    context = rendering.board_context(game, user)
+    context = rendering.board_context(game, Visitor.of(game, user))
     return render_to_string("biblios/bid_form.html", context)
 
 

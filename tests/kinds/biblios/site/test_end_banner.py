@@ -6,6 +6,7 @@ import random
 import pytest
 from django.utils import translation
 
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios import presenter
 from games.kinds.biblios.engine import scoring
@@ -20,9 +21,13 @@ def finished_game(users):
     return play_to_end(started_game(users, 3, seed=21), random.Random(5))
 
 
+def banner_text(game, user) -> str:
+    return str(rendering.board_context(game, Visitor.of(game, user))["banner"]["text"])
+
+
 def banner_of(game, user) -> str:
     with translation.override("en"):
-        return str(rendering.board_context(game, user)["banner"]["text"])
+        return banner_text(game, user)
 
 
 def test_each_player_reads_who_won_and_their_own_place(finished_game, users):
@@ -47,10 +52,7 @@ def test_a_spectator_reads_only_the_winners(finished_game, users):
 @pytest.mark.parametrize("language", ["fr", "es"])
 def test_the_end_banner_is_translated(finished_game, users, language):
     with translation.override(language):
-        texts = [
-            str(rendering.board_context(finished_game, user)["banner"]["text"])
-            for user in seated_users(finished_game).values()
-        ]
+        texts = [banner_text(finished_game, user) for user in seated_users(finished_game).values()]
     assert not any("wins" in text or "You " in text for text in texts), texts
 
 

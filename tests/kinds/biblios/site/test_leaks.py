@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import KIND
 from games.kinds.biblios.templatetags.biblios_cards import card_name
@@ -89,7 +90,7 @@ def test_no_page_or_fragment_shows_a_hidden_card(users, clients, num_players, ta
         events_seen |= {event["type"] for event in state.events}
         for seat in looking(state, moves, num_players):
             user = viewers[seat]
-            html = rendering.board_html(game, user, oob=True)
+            html = rendering.board_html(game, Visitor.of(game, user), oob=True)
             check(html, knowledge, seat, game.variant, f"live fragment v{game.version}")
             if seat is not None and state.phase != "over":
                 # Teeth: the seat's own cards are on its board, by id.

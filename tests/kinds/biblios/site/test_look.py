@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from biblios_site import errors
+from games.access import Visitor
 from games.kinds.biblios import card_faces, presentation, presenter
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine import scoring
@@ -124,7 +125,7 @@ def test_banner_names_the_player_awaited_and_the_decision(users):
     awaited_name = str(by_seat[seat])
     other = by_seat[(seat + 1) % 3]
 
-    watcher_html = rendering.board_html(game, other, oob=False)
+    watcher_html = rendering.board_html(game, Visitor.of(game, other), oob=False)
     (banner,) = by_id(parse_tree(watcher_html), "board-banner")
     assert banner.attrs["data-mine"] == "0"
     assert banner.attrs["data-step"] == step
@@ -132,7 +133,7 @@ def test_banner_names_the_player_awaited_and_the_decision(users):
     assert f"Waiting for {awaited_name} to {presenter.AWAITING_WORDS[step]}" in banner_text
     assert f"Gift phase: {str(by_seat[state.active])} draws and gives out cards" in banner_text
 
-    mover_html = rendering.board_html(game, by_seat[seat], oob=False)
+    mover_html = rendering.board_html(game, Visitor.of(game, by_seat[seat]), oob=False)
     (banner,) = by_id(parse_tree(mover_html), "board-banner")
     assert banner.attrs["data-mine"] == "1"
     assert "my-turn" in banner.attrs["class"]
@@ -150,7 +151,7 @@ def test_the_move_region_shows_the_help_of_the_step(users):
     game = started_game(users, 2, seed=3)
     state = game.engine_state()
     seat = biblios.to_act(state)[0]
-    html = rendering.board_html(game, seated_users(game)[seat], oob=False)
+    html = rendering.board_html(game, Visitor.of(game, seated_users(game)[seat]), oob=False)
     step = biblios.view(state, seat)["awaiting"]["step"]
     anchor = presentation.step_help(step)["anchor"]
     actions = html.split('id="board-actions"', 1)[1]
@@ -162,7 +163,7 @@ def test_the_move_region_shows_the_help_of_the_step(users):
 
 
 def test_the_final_chart_and_table_hold_every_players_category_totals(users, finished_game):
-    html = rendering.board_html(finished_game, users[0], oob=False)
+    html = rendering.board_html(finished_game, Visitor.of(finished_game, users[0]), oob=False)
     score = html.split('id="board-score"', 1)[1].split('id="board-log"', 1)[0]
     result = finished_game.result
     names = [str(users[seat]) for seat in range(3)]
@@ -326,16 +327,17 @@ def test_the_live_region_carries_the_newest_log_line_and_is_fed_after_a_move(use
     newest = text_of(page.split("data-announce>", 1)[1].split("</p>", 1)[0])
     assert announced.endswith(newest) and newest
 
-    board = selectors.board_for(game, mover)
+    board = selectors.board_for(game, Visitor.of(game, mover))
     play_services.submit_action(game.pk, mover, board["legal_actions"][0], version=board["version"])
     game.refresh_from_db()
-    pushed = rendering.board_html(game, mover, oob=True)
+    pushed = rendering.board_html(game, Visitor.of(game, mover), oob=True)
     log_region = pushed.rsplit('id="board-log"', 1)[1]  # the region swapped in, not the skeleton
     assert log_region.startswith(f' class="region board-log" data-version="{game.version}"')
     fed = log_region.split("data-announce>", 1)[1].split("</p>", 1)[0]
     first_line = log_region.split("<li>", 1)[1].split("</li>", 1)[0]
     assert text_of(fed) == text_of(first_line)
-    drawn = selectors.board_for(game, mover)["gift"]["drawing"]  # the newest event: the next draw
+    # the newest event: the next draw
+    drawn = selectors.board_for(game, Visitor.of(game, mover))["gift"]["drawing"]
     assert f'data-card="{drawn}"' in fed
 
 
@@ -391,12 +393,12 @@ def test_colour_is_never_the_only_signal_on_the_board(users):
     rng = random.Random(13)
     for _move in range(12):
         mover = seated_users(game)[biblios.to_act(game.engine_state())[0]]
-        board = selectors.board_for(game, mover)
+        board = selectors.board_for(game, Visitor.of(game, mover))
         play_services.submit_action(
             game.pk, mover, rng.choice(board["legal_actions"]), version=board["version"]
         )
         game.refresh_from_db()
-    html = rendering.board_html(game, users[0], oob=False)
+    html = rendering.board_html(game, Visitor.of(game, users[0]), oob=False)
     faces = re.findall(r'<span class="card card-[^"]+" data-card="[^"]+".*?</span></span>', html)
     assert faces
     for face in faces:

@@ -5,6 +5,7 @@ import random
 import pytest
 from django.http import QueryDict
 
+from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios import presenter
 from games.kinds.biblios.forms import parse_action
@@ -35,7 +36,7 @@ REGION_IDS = [
 
 def test_live_fragment_swaps_every_region_by_id_and_can_replace_a_waiting_room(users):
     game = started_game(users, 3)
-    html = rendering.board_html(game, users[0], oob=True)
+    html = rendering.board_html(game, Visitor.of(game, users[0]), oob=True)
     top = parse_tree(html).children
     assert top[0].attrs["id"] == "board"
     assert top[0].attrs["hx-swap-oob"] == "outerHTML:#board-waiting, #board"
@@ -72,7 +73,7 @@ def test_page_board_keeps_the_socket_outside_every_swapped_region(users, clients
 
 def test_waiting_room_is_pushed_as_its_own_region(users):
     game = tables_services.create_table(users[0], tables_services.TableSettings(2))
-    html = rendering.board_html(game, users[1], oob=True)
+    html = rendering.board_html(game, Visitor.of(game, users[1]), oob=True)
     top = parse_tree(html).children
     assert [node.attrs["id"] for node in top] == ["board-waiting"]
     assert top[0].attrs["hx-swap-oob"] == "true"
@@ -81,14 +82,14 @@ def test_waiting_room_is_pushed_as_its_own_region(users):
 
 def test_players_region_shows_presence_only_when_known(users):
     game = started_game(users, 3)
-    html = rendering.players_html(game, users[1], connected={0, 1})
+    html = rendering.players_html(game, Visitor.of(game, users[1]), connected={0, 1})
     root = parse_tree(html)
     (region,) = root.children
     assert region.attrs["id"] == "board-players"
     assert region.attrs["hx-swap-oob"] == "true"
     assert html.count(">connected<") == 2
     assert html.count(">not connected<") == 1
-    assert "connected" not in rendering.board_html(game, users[1], oob=False)
+    assert "connected" not in rendering.board_html(game, Visitor.of(game, users[1]), oob=False)
 
 
 def test_lobby_fragment_is_an_oob_swap_of_the_tables(users):
@@ -102,7 +103,7 @@ def test_lobby_fragment_is_an_oob_swap_of_the_tables(users):
 
 def test_spectator_board_has_no_hand_and_no_moves(users):
     game = started_game(users, 2)
-    html = rendering.board_html(game, users[4], oob=False)
+    html = rendering.board_html(game, Visitor.of(game, users[4]), oob=False)
     assert "You are watching" in html
     assert not action_forms(html)
     assert "Waiting for" in html
@@ -139,7 +140,7 @@ def test_forms_offer_exactly_the_legal_actions_at_every_step(users):
         state = game.engine_state()
         seat = biblios.to_act(state)[0]
         legal = biblios.legal_actions(state, seat)
-        forms = action_forms(rendering.board_html(game, by_seat[seat], oob=False))
+        forms = action_forms(rendering.board_html(game, Visitor.of(game, by_seat[seat]), oob=False))
         offered = []
         for form in forms:
             assert form.fields[0] == ("version", str(game.version))
@@ -160,7 +161,9 @@ def test_forms_offer_exactly_the_legal_actions_at_every_step(users):
         steps_seen.add(state.step)
         for other, user in by_seat.items():
             if other != seat and rng.random() < 0.2:
-                assert not action_forms(rendering.board_html(game, user, oob=False))
+                assert not action_forms(
+                    rendering.board_html(game, Visitor.of(game, user), oob=False)
+                )
         action = rng.choice(legal)
         if action["type"] == "bid" and rng.random() < 0.6 and {"type": "pass"} in legal:
             action = {"type": "pass"}

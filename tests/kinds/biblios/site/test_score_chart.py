@@ -9,6 +9,7 @@ import re
 import pytest
 from django.utils import translation
 
+from games.access import Visitor
 from games.kinds.biblios import presentation
 from games.kinds.biblios.engine import scoring
 from games.play import rendering
@@ -79,7 +80,7 @@ def test_each_player_has_their_own_mark_on_the_bars_and_in_the_legend(names, mar
 def test_the_score_section_writes_plain_numbers_in_french_and_spanish(users, language):
     game = play_to_end(started_game(users, 3, seed=21), random.Random(5))
     with translation.override(language):
-        html = rendering.board_html(game, users[0], oob=False)
+        html = rendering.board_html(game, Visitor.of(game, users[0]), oob=False)
     score = html.split('id="board-score"', 1)[1].split('id="board-log"', 1)[0]
     drawings = re.findall(r"<svg\b.*?</svg>", score, re.S)
     assert drawings

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
+from games.access import Visitor
 from games.chat import services as chat
 from games.kinds.biblios import card_faces
 from games.kinds.biblios import engine as biblios
@@ -54,7 +55,7 @@ def play_until(game: Game, rng: random.Random, done) -> Game:
     by_seat = seated_users(game)
     while not done(game.engine_state()):
         seat = biblios.to_act(game.engine_state())[0]
-        board = selectors.board_for(game, by_seat[seat])
+        board = selectors.board_for(game, Visitor.of(game, by_seat[seat]))
         play_services.submit_action(
             game.pk, by_seat[seat], rng.choice(board["legal_actions"]), version=board["version"]
         )
@@ -69,7 +70,7 @@ def test_the_hand_is_cards_grouped_by_category_sorted_with_totals(users):
     game = started_game(users, 3, seed=21)
     game = play_until(game, random.Random(2), lambda state: len(state.hands[0]) >= 5)
     hand = game.engine_state().hands[0]
-    html = rendering.board_html(game, users[0], oob=False)
+    html = rendering.board_html(game, Visitor.of(game, users[0]), oob=False)
     mine = region(html, "board-hand")
     assert "<table" not in mine
     tiles = re.findall(r'class="card card-[a-z_]+ card-tile" data-card="([^"]+)"', mine)
@@ -106,7 +107,7 @@ def test_face_down_cards_are_backs_without_any_card_id(users):
     state = game.engine_state()
     drawer = seated_users(game)[state.active]
     other = next(user for seat, user in seated_users(game).items() if seat != state.active)
-    theirs = rendering.board_html(game, other, oob=False)
+    theirs = rendering.board_html(game, Visitor.of(game, other), oob=False)
     in_play = region(theirs, "board-auction")
     assert 'class="card-back"' in in_play and "data-card" not in in_play
     assert f"{drawer.display_name} drew a card and decides where it goes." in text_of(in_play)
@@ -116,7 +117,7 @@ def test_face_down_cards_are_backs_without_any_card_id(users):
     assert piles.count('class="card-back"') == 1 and 'class="pile-slot"' in piles
     assert "data-card" not in piles
     # The one who drew sees the card itself, big, in the middle of the table.
-    own = region(rendering.board_html(game, drawer, oob=False), "board-auction")
+    own = region(rendering.board_html(game, Visitor.of(game, drawer), oob=False), "board-auction")
     assert f'data-card="{state.drawing}"' in own and "card-tile" in own
 
 
@@ -126,7 +127,7 @@ def test_face_down_cards_are_backs_without_any_card_id(users):
 def test_seats_say_bot_for_a_bot_and_plain_words_for_the_active_player(users):
     game = started_game(users, 3, seed=4)
     Seat.objects.filter(game=game, position=2).update(user=None, bot_level="novice")
-    html = rendering.players_html(game, users[0], connected={0, 1})
+    html = rendering.players_html(game, Visitor.of(game, users[0]), connected={0, 1})
     seats = {
         node.attrs["data-seat"]: node
         for node in parse_tree(html).walk()
@@ -143,10 +144,14 @@ def test_seats_say_bot_for_a_bot_and_plain_words_for_the_active_player(users):
 def test_after_a_player_leaves_each_reader_gets_one_message(users):
     game = started_game(users, 3, seed=4)
     play_services.leave_game(game.pk, users[1])
-    leaver = region(rendering.board_html(game, users[1], oob=False), "board-banner")
+    leaver = region(
+        rendering.board_html(game, Visitor.of(game, users[1]), oob=False), "board-banner"
+    )
     assert "Take my seat back" in leaver
     assert "who left the game" not in leaver
-    other = region(rendering.board_html(game, users[0], oob=False), "board-banner")
+    other = region(
+        rendering.board_html(game, Visitor.of(game, users[0]), oob=False), "board-banner"
+    )
     assert f"A bot plays for {users[1].display_name}, who left the game." in text_of(other)
     assert "Take my seat back" not in other and "plays your seat" not in other
 
@@ -160,7 +165,7 @@ def test_the_game_page_has_one_h1_naming_the_table_and_the_game(users, clients):
     headings = re.findall(r"<h1[^>]*>(.*?)</h1>", page, re.S)
     assert [text_of(heading) for heading in headings] == [f"Table {game.pk} · Scripts & Scribes"]
     # The pushed board carries it too, so the page keeps it after the takeover of a waiting room.
-    pushed = rendering.board_html(game, users[0], oob=True)
+    pushed = rendering.board_html(game, Visitor.of(game, users[0]), oob=True)
     assert pushed.count("<h1") == 1
 
 
@@ -206,7 +211,8 @@ def test_a_player_waiting_when_the_host_starts_can_leave_the_game(users, clients
     assert "Yes, leave the game" not in spectator
 
     tables_services.start_game(game.pk, users[0])
-    pushed = rendering.board_html(Game.objects.get(pk=game.pk), users[1], oob=True)
+    started = Game.objects.get(pk=game.pk)
+    pushed = rendering.board_html(started, Visitor.of(started, users[1]), oob=True)
     assert 'data-status="active"' in pushed.split(">", 1)[0]  # what board.css shows it on
     answer = clients[users[1].pk].post(reverse("game_leave_game", args=[game.pk]))
     assert answer.status_code == 302
@@ -247,7 +253,7 @@ def test_reporting_a_message_is_confirmed(users, clients, htmx):
 
 def test_the_ranking_is_numbered_once(users):
     game = play_to_end(started_game(users, 3, seed=21), random.Random(5))
-    html = rendering.board_html(game, users[0], oob=False)
+    html = rendering.board_html(game, Visitor.of(game, users[0]), oob=False)
     ranking = html.split('class="ranking"', 1)[1].split("</section>", 1)[0]
     assert '<ol class="ranking"' not in html
     places = re.findall(r'<span class="place">(\d)\.</span>', ranking)
@@ -258,7 +264,7 @@ def test_the_ranking_is_numbered_once(users):
 def test_every_number_of_the_score_chart_is_unlocalized_in_french(users):
     game = play_to_end(started_game(users, 3, seed=21), random.Random(5))
     with translation.override("fr"):
-        html = rendering.board_html(game, users[0], oob=False)
+        html = rendering.board_html(game, Visitor.of(game, users[0]), oob=False)
     chart = html.split('<figure class="score-chart">', 1)[1].split("</figure>", 1)[0]
     numbers = re.findall(r'\s(?:x|y|x1|x2|y1|y2|dy|width|height|viewBox|cx|cy|r)="([^"]*)"', chart)
     assert numbers

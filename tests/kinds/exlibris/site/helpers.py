@@ -9,6 +9,7 @@ from html import unescape
 
 from django.utils import timezone
 
+from games.access import Visitor
 from games.kinds.exlibris import engine
 from games.kinds.exlibris.engine.cards import CARDS
 from games.models import Game
@@ -98,7 +99,7 @@ def play_bot(game: Game, rng) -> Game:
 
 def live_board(game: Game, user) -> str:
     """What a player's socket receives after someone else's move: every region, oob."""
-    return rendering.board_html(game, user, oob=True)
+    return rendering.board_html(game, Visitor.of(game, user), oob=True)
 
 
 class Knowledge:

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.access import Visitor
 from games.history import replay
 from games.kinds import registry
 from games.kinds.exlibris import engine
@@ -45,7 +46,7 @@ def play(game: Game, rng: random.Random, *, until=None) -> Game:
     users = seated_users(game)
     while game.status == Game.Status.ACTIVE and (until is None or game.version < until):
         seat = engine.to_act(game.engine_state())[0]
-        board = selectors.board_for(game, users[seat])
+        board = selectors.board_for(game, Visitor.of(game, users[seat]))
         action = rng.choice(board["legal_actions"])
         services.submit_action(game.pk, users[seat], action, version=board["version"])
         game.refresh_from_db()
@@ -90,9 +91,10 @@ def test_every_replayed_step_is_the_engines_and_keeps_each_perspectives_secrets(
     assert len(states) == finished.version + 1
     assert states[-1] == finished.engine_state()
     for user in people[:3]:
-        keys = [choice.key for choice in replay.perspectives(finished, user)]
+        keys = [choice.key for choice in replay.perspectives(finished, Visitor.of(finished, user))]
         assert keys == [replay.MINE, replay.OPEN]
-    assert [c.key for c in replay.perspectives(finished, people[3])] == [replay.OPEN]
+    stranger = Visitor.of(finished, people[3])
+    assert [c.key for c in replay.perspectives(finished, stranger)] == [replay.OPEN]
     mine = {seat: replay.Perspective(replay.MINE, "", seat) for seat in range(3)}
     opened = replay.Perspective(replay.OPEN, "", None)
     for step in range(len(states)):
@@ -125,7 +127,7 @@ def test_the_replay_pages_step_through_the_game_from_each_perspective(finished, 
     states = replay.states_of(finished)
     last = finished.version
     known = knowledge_by_step(states, 3)
-    seat_of = {user: selectors.seat_of(finished, user) for user in people[:3]}
+    seat_of = {user: Visitor.of(finished, user).seat for user in people[:3]}
     middle = last // 2
     page = browser(people[0]).get(replay_url(finished, move=middle)).content.decode()
     for link, target in (("first", 0), ("prev", middle - 1), ("next", middle + 1), ("last", last)):
@@ -225,7 +227,7 @@ def test_a_finished_record_is_complete_for_staff_and_public_for_others(
         assert record["setup"] == engine.public_setup(finished.setup)
         assert "seed" not in record["setup"]
         assert not re.search(rf"(?<!\d){SEED}(?!\d)", json.dumps(record))
-        reader_seat = selectors.seat_of(finished, reader)
+        reader_seat = Visitor.of(finished, reader).seat
         assert [move["action"] for move in record["moves"]] == [
             engine.public_action(seat, action, reader_seat) for seat, action in moves
         ]

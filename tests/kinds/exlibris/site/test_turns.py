@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from games.access import Visitor
 from games.kinds import registry
 from games.models import Game, Move
 from games.moderation import services as moderation
@@ -78,7 +79,7 @@ def test_a_table_of_bots_is_played_out_by_the_worker_after_its_host_leaves(peopl
 def move_in_time(game: Game, seat, rng: random.Random) -> None:
     """A random legal move from the seat's own view, a second before its deadline."""
     game.refresh_from_db()
-    board = selectors.board_for(game, seat.user)
+    board = selectors.board_for(game, Visitor.of(game, seat.user))
     moment = game.due_at - timedelta(seconds=1)
     action = rng.choice(board["legal_actions"])
     services.submit_action(game.pk, seat.user, action, version=game.version, now=moment)
