@@ -380,9 +380,11 @@ def test_only_the_pages_drawing_biblios_cards_load_its_stylesheet(
         response = browser.get(url)
         assert response.status_code == 200, url
         assert 'href="/static/biblios/board.css"' in response.content.decode(), url
-    exlibris = services.create_table(users[0], services.TableSettings(2, kind="exlibris"))
-    services.join_table(exlibris.pk, users[1])
-    services.start_game(exlibris.pk, users[0])
+    exlibris = tables_services.create_table(
+        users[0], tables_services.TableSettings(2, kind="exlibris")
+    )
+    tables_services.join_table(exlibris.pk, users[1])
+    tables_services.start_game(exlibris.pk, users[0])
     for url in (f"/games/{exlibris.pk}/", "/rules/exlibris/"):
         assert "biblios/board.css" not in player.get(url).content.decode(), url
 
