@@ -121,11 +121,6 @@ def table_refusal(game: Game, visitor: Visitor) -> str | None:
     return friends_only_refusal(game, visitor.person)
 
 
-def may_see_table(game: Game, visitor: Visitor) -> bool:
-    """Whether the table shows to the visitor at all (its waiting room, its existence)."""
-    return table_refusal(game, visitor) is None
-
-
 def listed_to(user, friend_ids: set[int] | None = None) -> Q:
     """The games every list (the lobby, the API's tables, histories, profiles) shows `user`:
     public ones, and of those for the host's friends only, the ones of `user`'s own or their
