@@ -31,11 +31,8 @@ from django.utils import timezone  # noqa: E402
 
 from games.kinds import registry  # noqa: E402
 from games.models import Game  # noqa: E402
-from games.moderation import services as moderation
-from games.play import (
-    services,
-    turns,  # noqa: E402
-)
+from games.moderation import services as moderation  # noqa: E402
+from games.play import services, turns  # noqa: E402
 
 # What each table of the release's database is: kind, variant and its options as that release
 # stored them, its seats (None: a person; else a bot level), its time per move (180 s: live;
