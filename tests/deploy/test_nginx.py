@@ -215,14 +215,17 @@ class SocketLog:
 
 def spread_over_workers(log: SocketLog, players, base: str) -> list[int]:
     """Reconnect the second player until the two game sockets are on different workers. nginx
-    hands requests to the workers in turn, so one request more between two reloads changes
-    which worker the next socket goes to."""
+    hands requests to the workers in turn, so the parity of the requests between two sockets
+    decides where the next one goes. A reload makes some number of requests (the page, its
+    static files, the sockets), so one or two requests more in turn between reloads make sure
+    that parity changes whatever that number is."""
     first = log.reconnect(players[0])
-    for _ in range(6):
+    for attempt in range(6):
         second = log.reconnect(players[1])
         if second != first:
             return [first, second]
-        players[1].context.request.get(base + "/manifest.webmanifest")
+        for _ in range(1 + attempt % 2):
+            players[1].context.request.get(base + "/manifest.webmanifest")
     raise AssertionError("the second player's socket kept landing on the first one's worker")
 
 
