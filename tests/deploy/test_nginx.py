@@ -375,7 +375,10 @@ def unverified_tls() -> ssl.SSLContext:
 
 
 def check_a_flood_of_pages_is_refused(base):
-    """Past the pages' burst (40) at their rate (20 a second), nginx answers 429 itself."""
+    """Past the pages' burst (40) at their rate (20 a second), nginx answers 429 itself. On a
+    loaded machine the workers answer slower, so more requests pass nginx's rate before the
+    flood ends, and past the site's own page limit (60 in 10 s from one address) the workers
+    refuse the rest themselves, in a sentence: both are refusals of the flood."""
     host, port = base.removeprefix("https://").split(":")
 
     def requests(count: int) -> list[tuple[int, bytes]]:
@@ -394,7 +397,10 @@ def check_a_flood_of_pages_is_refused(base):
         answers = [answer for batch in pool.map(requests, [15] * 8) for answer in batch]
     statuses = [status for status, _ in answers]
     assert statuses.count(200) >= 40 and statuses.count(429) > 0, statuses
-    assert all(b"nginx" in body for status, body in answers if status == 429)
+    refusals = [body for status, body in answers if status == 429]
+    assert any(b"nginx" in body for body in refusals), statuses
+    by_workers = [body for body in refusals if b"nginx" not in body]
+    assert all(body.startswith(b"Too many requests") for body in by_workers), by_workers[:3]
 
 
 def test_the_doc_shows_parts_of_the_configuration_file_and_no_copy_of_its_own():
