@@ -17,8 +17,14 @@ from types import ModuleType
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import pgettext_lazy
 
 LIVE, ALPHA = "live", "alpha"
+
+# How a bot level plays, worded once for every game, so that levels alike read alike.
+PLAYS_AT_RANDOM = pgettext_lazy("bot level", "plays at random")
+BEST_IN_SIGHT = pgettext_lazy("bot level", "takes the best move in sight")
+THINKS_AHEAD = pgettext_lazy("bot level", "thinks ahead")
 
 
 class UnknownKind(LookupError):
@@ -36,8 +42,12 @@ class Variant:
 
 @dataclass(frozen=True)
 class BotLevel:
+    """A bot a table may seat: its name, and a line on how it plays that the create form shows
+    beside the seats, so a player can choose between levels before meeting them."""
+
     slug: str
     label: Any  # a lazy translation
+    description: Any = ""  # a lazy translation: "takes the best move in sight"
     # Its fixed rating as a yardstick at rated tables (ratings/elo.py); None: a newcomer's.
     rating: float | None = None
 
