@@ -71,8 +71,11 @@ class GameKind:
       the form accepts, `services.create_table` also asks the engine to deal (`new_game`), so a
       table the engine refuses is refused when it is opened.
     - `bots`: a module with `new_memory(seat, players)`, `observe(memory, view)` and
-      `choose(level, view, memory, rng, budget_s=None)`; `stand_in` is the level that plays a
-      turn whose time ran out and a seat its player left (it must always find a legal move).
+      `choose(level, view, memory, rng, budget_s=None, rounds=None)`: a searching level thinks
+      for `budget_s` CPU seconds, or exactly `rounds` rounds when given (the same choice every
+      time, which tests and analyses need); the others ignore both. `stand_in` is the level that
+      plays a turn whose time ran out and a seat its player left (it must always find a legal
+      move).
     - `parse_action(data)`: the engine action a board form posted (a QueryDict), or
       `ActionInputError` with a message for the player.
     - `presenter`: a module with `view_context(game, view, names, *, connected=None) -> dict`,
