@@ -313,7 +313,10 @@ if not 0 <= INFLIGHT_RESERVED_FOR_MOVES < MAX_INFLIGHT_REQUESTS:
 TURN_WORKER = env.bool("TURN_WORKER", default=True)
 TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=0.25)
 BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.8)
-ABBOT_BUDGET_S = env.float("ABBOT_BUDGET_S", default=1.0)
+# The CPU seconds a searching bot (any game's) thinks per decision.
+BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)
+if "ABBOT_BUDGET_S" in env:
+    raise ImproperlyConfigured("ABBOT_BUDGET_S is now BOT_BUDGET_S: every searching bot's budget")
 
 # Every limit on requests, "<count>/<seconds>" (biblios_site/ratelimit.py; docs/deploy.md says
 # why each is where it is). Actions are counted per user across the web page, the socket and the

@@ -147,6 +147,11 @@ class Seat(models.Model):
         default="",
         help_text="The bot playing this seat now; empty when its user plays.",
     )
+    # Two bots of one level at a table are told apart ("Greedy bot 1", "Greedy bot 2"); set
+    # when the table is opened, so a bot keeps its name when the seats are compacted.
+    bot_number = models.PositiveSmallIntegerField(
+        default=0, help_text="Among the table's bots of this level; 0 when it is the only one."
+    )
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     abandoned = models.BooleanField(
         default=False, help_text="The player left (on purpose or after three timeouts)."
@@ -181,7 +186,13 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
-        """The player's name, or the bot's (e.g. "Scholar bot") for a bot's own seat."""
+        """The player's name, or the bot's for a bot's own seat ("Scholar bot", or "Scholar bot 2"
+        beside another Scholar)."""
+        if self.user_id is None and self.bot_number:
+            return gettext("%(level)s bot %(number)s") % {
+                "level": self.bot_label,
+                "number": self.bot_number,
+            }
         if self.user_id is None:
             return gettext("%(level)s bot") % {"level": self.bot_label}
         return str(self.user)

@@ -17,10 +17,10 @@ def started_game(users, num_players: int = 3, *, seed: int | None = None, **tabl
     A fixed `seed` keeps a test's deal the same from run to run.
     """
     game = tables_services.create_table(
-        users[0], tables_services.TableSettings(num_players, **table)
+        users[0], tables_services.TableSettings(num_players, **table), seed=seed
     )
-    if seed is not None:
-        Game.objects.filter(pk=game.pk).update(seed=seed)
+    if game.status == Game.Status.ACTIVE:  # the other seats all bots: started at once
+        return game
     for user in users[1:num_players]:
         tables_services.join_table(game.pk, user, invited=True)
     return tables_services.start_game(game.pk, users[0])

@@ -89,6 +89,16 @@ def test_links_in_e_mails_and_pushes_lead_to_the_site(env_vars, site_url):
     assert result.stdout.strip() == site_url
 
 
+def test_every_searching_bot_thinks_for_the_budget_set_and_the_old_name_is_refused():
+    """BOT_BUDGET_S is every game's (the platform names no game's bot); an operator who still
+    sets the Abbot's old variable learns its new name instead of silently losing it."""
+    code = "from django.conf import settings; print(settings.BOT_BUDGET_S)"
+    assert run_with_settings(code, DEBUG="1").stdout.strip() == "1.0"
+    assert run_with_settings(code, DEBUG="1", BOT_BUDGET_S="0.25").stdout.strip() == "0.25"
+    refused = run_with_settings(code, DEBUG="1", ABBOT_BUDGET_S="0.25")
+    assert refused.returncode != 0 and "ABBOT_BUDGET_S is now BOT_BUDGET_S" in refused.stderr
+
+
 PRINT_BACKENDS = (
     "from django.conf import settings; "
     "print(settings.CHANNEL_LAYERS['default']['BACKEND']); "

@@ -17,8 +17,14 @@ from types import ModuleType
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import pgettext_lazy
 
 LIVE, ALPHA = "live", "alpha"
+
+# How a bot level plays, worded once for every game, so that levels alike read alike.
+PLAYS_AT_RANDOM = pgettext_lazy("bot level", "plays at random")
+BEST_IN_SIGHT = pgettext_lazy("bot level", "takes the best move in sight")
+THINKS_AHEAD = pgettext_lazy("bot level", "thinks ahead")
 
 
 class UnknownKind(LookupError):
@@ -36,8 +42,12 @@ class Variant:
 
 @dataclass(frozen=True)
 class BotLevel:
+    """A bot a table may seat: its name, and a line on how it plays that the create form shows
+    beside the seats, so a player can choose between levels before meeting them."""
+
     slug: str
     label: Any  # a lazy translation
+    description: Any = ""  # a lazy translation: "takes the best move in sight"
     # Its fixed rating as a yardstick at rated tables (ratings/elo.py); None: a newcomer's.
     rating: float | None = None
 
@@ -61,8 +71,11 @@ class GameKind:
       the form accepts, `services.create_table` also asks the engine to deal (`new_game`), so a
       table the engine refuses is refused when it is opened.
     - `bots`: a module with `new_memory(seat, players)`, `observe(memory, view)` and
-      `choose(level, view, memory, rng, budget_s=None)`; `stand_in` is the level that plays a
-      turn whose time ran out and a seat its player left (it must always find a legal move).
+      `choose(level, view, memory, rng, budget_s=None, rounds=None)`: a searching level thinks
+      for `budget_s` CPU seconds, or exactly `rounds` rounds when given (the same choice every
+      time, which tests and analyses need); the others ignore both. `stand_in` is the level that
+      plays a turn whose time ran out and a seat its player left (it must always find a legal
+      move).
     - `parse_action(data)`: the engine action a board form posted (a QueryDict), or
       `ActionInputError` with a message for the player.
     - `presenter`: a module with `view_context(game, view, names, *, connected=None) -> dict`,

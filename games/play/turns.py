@@ -56,7 +56,7 @@ def bot_action(game: Game, position: int, level: str, rng: random.Random) -> dic
     for version, events in enumerate(selectors.game_steps(game, position)):
         kind.bots.observe(memory, {"version": version, "events": events})
     view = kind.engine.view(game.engine_state(), position)
-    return kind.bots.choose(level, view, memory, rng, budget_s=settings.ABBOT_BUDGET_S)
+    return kind.bots.choose(level, view, memory, rng, budget_s=settings.BOT_BUDGET_S)
 
 
 def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random | None = None):

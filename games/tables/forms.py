@@ -145,7 +145,7 @@ class TableForm(forms.Form):
 
     def __init__(self, data=None, **kwargs):
         super().__init__(data, **kwargs)
-        kinds = registry.kinds()
+        kinds = self.kinds = registry.kinds()
         menu = self.fields["variant"]
         menu.widget = GameMenu(_player_counts_by_entry(kinds), choices=game_menu(kinds))
         if len(kinds) == 1:

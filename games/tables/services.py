@@ -5,6 +5,7 @@ Each service locks the game row, validates, writes, and broadcasts after commit 
 so each rule is asked here once.
 """
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -51,11 +52,12 @@ class TableSettings:
     rated: bool | None = None
 
 
-def create_table(host, table: TableSettings) -> Game:
+def create_table(host, table: TableSettings, *, seed: int | None = None) -> Game:
     """Open a table of a live game kind and seat its host: a variant, player count, options and
-    bot levels of that kind (Biblios: R1's 2–4 players, §8's options per edition). A table of one
-    (a kind whose `player_counts` has 1: a solo game against the game itself) starts at once and
-    is never rated."""
+    bot levels of that kind (Biblios: R1's 2–4 players, §8's options per edition). A table whose
+    other seats are all bots starts at once, as does a table of one (a kind whose
+    `player_counts` has 1: a solo game against the game itself, never rated): nobody else can
+    join it. `seed`: the deal, for a game everyone plays alike; None: a new one."""
     kind = _checked_kind(table.kind)
     variant = _checked_variant(kind, table.variant)
     if table.num_players not in kind.player_counts:
@@ -88,14 +90,20 @@ def create_table(host, table: TableSettings) -> Game:
             friends_only=table.friends_only,
             turn_seconds=table.turn_seconds,
             rated=_rated(table, bots),
+            **({} if seed is None else {"seed": seed}),
         )
         Seat.objects.create(game=game, user=host, position=0)
         Seat.objects.bulk_create(
-            Seat(game=game, user=None, bot_level=level, position=position)
-            for position, level in enumerate(bots, start=1)
+            Seat(game=game, user=None, bot_level=level, position=position, bot_number=number)
+            for position, (level, number) in enumerate(
+                zip(bots, bot_numbers(bots), strict=True), start=1
+            )
             if level
         )
-        transaction.on_commit(lambda: broadcast.lobby_changed())
+        if 1 + sum(1 for level in bots if level) == table.num_players:
+            _deal(game, host, timezone.now())
+        else:
+            transaction.on_commit(lambda: broadcast.lobby_changed())
     return game
 
 
@@ -216,6 +224,18 @@ def _checked_bots(kind: registry.GameKind, table: TableSettings) -> list[str]:
     return ["" if level is None else level for level in table.bots]
 
 
+def bot_numbers(levels) -> list[int]:
+    """Each seat's number among the bots of its level (1, 2…), or 0 for a level seated once
+    (and for a seat left to people, ""), so that no two bots at a table share a name."""
+    counts = Counter(level for level in levels if level)
+    seen = Counter()
+    numbers = []
+    for level in levels:
+        seen[level] += 1
+        numbers.append(seen[level] if level and counts[level] > 1 else 0)
+    return numbers
+
+
 def join_table(game_id: int, user, *, invited: bool = False) -> Game:
     """Take the first free seat of an open table, if the join rule (`access.join_refusal`: an
     active account, the invite of a private table, a friend of a friends-only table's host)
@@ -331,40 +351,46 @@ def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
             raise Conflict(gettext("this game has already started"))
         if game.seats.count() != game.num_players:
             raise Conflict(f"the table needs {game.num_players} players to start")
-        _compact_seats(game)
-        engine = registry.of(game).engine
-        try:
-            state = engine.new_game(
-                game.num_players,
-                seed=game.seed,
-                variant=game.variant,
-                options=game.options,
-            )
-        except engine.IllegalAction as refusal:
-            raise ServiceError(str(refusal)) from None
-        game.setup = engine.setup_of(state)
-        game.state = engine.dumps(state)
-        game.version = state.version
-        game.status = Game.Status.ACTIVE
-        game.started_at = now or timezone.now()
-        game.due_at = due_time(game, state, game.started_at)
-        game.save(update_fields=["setup", "state", "version", "status", "started_at", "due_at"])
-        mark_turn(game, engine.to_act(state), actor=user)
-        # The seated players hear of the start at any table: one who joined and switched tabs
-        # is not watching the waiting room. At a turn-based table the one to act is told it
-        # is their turn instead (`mark_turn`).
-        others = game.seats.exclude(user=None).select_related("user")
-        if game.turn_based:
-            others = others.filter(on_turn=False)
-        notify(
-            [seat.user for seat in others],
-            Notification.Event.GAME_STARTED,
-            game=game,
-            actor=user,
-            grace=seen_grace(game),
-        )
-        after_commit(game, lobby=True)
+        _deal(game, user, now or timezone.now())
     return game
+
+
+def _deal(game: Game, user, now: datetime) -> None:
+    """Start a full table (in the caller's transaction): the engine deals from the table's
+    seed, the first to act is told, the others hear the game started."""
+    _compact_seats(game)
+    engine = registry.of(game).engine
+    try:
+        state = engine.new_game(
+            game.num_players,
+            seed=game.seed,
+            variant=game.variant,
+            options=game.options,
+        )
+    except engine.IllegalAction as refusal:
+        raise ServiceError(str(refusal)) from None
+    game.setup = engine.setup_of(state)
+    game.state = engine.dumps(state)
+    game.version = state.version
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.due_at = due_time(game, state, game.started_at)
+    game.save(update_fields=["setup", "state", "version", "status", "started_at", "due_at"])
+    mark_turn(game, engine.to_act(state), actor=user)
+    # The seated players hear of the start at any table: one who joined and switched tabs
+    # is not watching the waiting room. At a turn-based table the one to act is told it
+    # is their turn instead (`mark_turn`).
+    others = game.seats.exclude(user=None).select_related("user")
+    if game.turn_based:
+        others = others.filter(on_turn=False)
+    notify(
+        [seat.user for seat in others],
+        Notification.Event.GAME_STARTED,
+        game=game,
+        actor=user,
+        grace=seen_grace(game),
+    )
+    after_commit(game, lobby=True)
 
 
 def _compact_seats(game: Game) -> None:

@@ -146,10 +146,11 @@ class Player:
 
     # -------------------------------------------------------------------- tables
 
-    def create_table(self, num_players: int, bots=()) -> str:
+    def create_table(self, num_players: int, bots=()) -> str | None:
         """Open a table for `num_players` from the lobby, with a bot of the level named in
         `bots` (e.g. "novice") in each seat after the host's that it covers; returns its invite
-        link."""
+        link, or None when bots took every other seat: that table started at once and the page
+        shows its board."""
         page = self.page
         page.goto(self.base + "/")
         page.select_option("select[name=num_players]", str(num_players))
@@ -157,6 +158,9 @@ class Player:
             page.select_option(f"select[name=seat_{number}]", level)
         page.click("form[action$='/tables/new/'] [type=submit]")
         page.wait_for_url(re.compile(r"/games/\d+/$"))
+        if len([level for level in bots if level]) == num_players - 1:
+            self.wait_for_board()
+            return None
         invite = page.get_attribute("#board-waiting a[href*='/join/']", "href")
         return invite if invite.startswith("http") else self.base + invite
 

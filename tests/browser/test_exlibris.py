@@ -154,15 +154,14 @@ def assert_spectator_sees_no_hand_card(person: Player, spectator: Player, reveal
 
 
 def sit_down_alone_from_the_lobby(person: Player) -> None:
-    """A person alone sits down at Ex Libris from the lobby's game menu, starts the
-    solo table and is asked the game's first decision."""
+    """A person alone sits down at Ex Libris from the lobby's game menu: the solo table
+    starts at once and asks the game's first decision."""
     page = person.page
     page.goto(person.base + "/")
     page.select_option("select[name=variant]", "exlibris/standard")
     page.select_option("select[name=num_players]", "1")
     page.click("form[action$='/tables/new/'] [type=submit]")
     page.wait_for_url(re.compile(r"/games/\d+/$"))
-    person.start_game()
     page.wait_for_selector("#board-banner.my-turn", timeout=MOVE_TIMEOUT_MS)
     assert "Ex Libris" in page.inner_text("h1"), "the board names its game"
     assert page.query_selector("#board button[name=action]"), "the solo game asks something"

@@ -121,7 +121,6 @@ def test_the_game_page_is_light_on_a_cold_cache_and_each_push_too(production_sit
     )
     person.sign_up()
     person.create_table(2, bots=["novice"])
-    person.start_game()
     person.wait_for_board()
     person.mark_loaded()
     game_url, cookies = person.page.url, person.context.storage_state()

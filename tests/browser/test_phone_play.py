@@ -123,7 +123,6 @@ def seat_against_a_bot(browser, base: str, name: str, viewport: dict, color_sche
     )
     person.sign_up()
     person.create_table(2, bots=["novice"])
-    person.start_game()
     person.wait_for_board()
     person.mark_loaded()
     return person

@@ -35,7 +35,8 @@ def games_in_progress(people: list[User]) -> list[Game]:
         game = services.create_table(people[0], table)
         for person in people[1 : seats.count(None)]:
             services.join_table(game.pk, person, invited=True)
-        game = services.start_game(game.pk, people[0])
+        if game.status == Game.Status.OPEN:  # a table of bots started as it was opened
+            game = services.start_game(game.pk, people[0])
         for _ in range(moves):
             game = one_more_move(game)
         while any(seats) and not acting_seat(game).bot_level:

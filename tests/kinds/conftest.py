@@ -3,7 +3,7 @@
 `KINDS` are the registered kinds, alpha ones included (`games.kinds.registry`), read when the
 suite is collected: a kind registered by then goes through every test here. `ENGINES` maps each
 slug to its pure engine module (`games/kinds/protocol.py`), `FALLBACKS` to the bot that plays a
-seat whose player timed out or left, as the turn worker calls it.
+seat whose player timed out or left, as the turn worker calls it, `BOT_LEVELS` to every level's.
 """
 
 import random
@@ -24,8 +24,20 @@ ENGINES = {slug: kind.engine for slug, kind in KINDS.items()}
 
 # Per kind: the fallback bot, `(view, memory, rng) -> action` (the kind's stand-in level), and
 # the bot memory of a seat: `new_memory(seat, players)`, `observe(memory, view)`.
+SEARCH_ROUNDS = 3
+
 FALLBACKS = {
     slug: (partial(kind.bots.choose, kind.stand_in), kind.bots.new_memory, kind.bots.observe)
+    for slug, kind in KINDS.items()
+}
+
+# Per kind: every bot level, `(level, view, memory, rng) -> action`, a searching one held to a
+# few rounds so that it chooses the same each time it is asked the same.
+BOT_LEVELS = {
+    slug: [
+        (level.slug, partial(kind.bots.choose, level.slug, rounds=SEARCH_ROUNDS))
+        for level in kind.bot_levels
+    ]
     for slug, kind in KINDS.items()
 }
 

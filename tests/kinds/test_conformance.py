@@ -1,8 +1,9 @@
 """Every registered engine against the contract of `games/kinds/protocol.py`, along one random
 game at every player count and variant (and table option): the game ends and is scored, state
 survives its JSON form, the move log replays to the same state through the one fold (`steps`),
-and no view depends on a card its seat cannot know (non-interference)."""
+no view depends on a card its seat cannot know (non-interference), and no bot decides on one."""
 
+import copy
 import json
 import random
 
@@ -10,10 +11,11 @@ import pytest
 
 from games.kinds import protocol
 
-from .conftest import ENGINES, FALLBACKS, engine_tables
+from .conftest import BOT_LEVELS, ENGINES, FALLBACKS, engine_tables
 
 EVERY_TABLE = pytest.mark.parametrize("played", engine_tables(), indirect=True)
 SAMPLED = 12  # states per game checked for non-interference, besides the first and last
+HONESTY_SAMPLED = 4  # decisions per game put to every bot level, the searching ones included
 
 
 def sample(states, rng) -> list[int]:
@@ -186,16 +188,52 @@ def test_public_moves_and_open_hands(played):
 def test_the_fallback_bot_always_has_a_legal_move(played):
     """The bot that plays timeouts and leavers decides from the seat's view and the events that
     seat saw, as the turn worker feeds it, and what it plays is legal, at sampled decisions."""
-    slug = next(slug for slug, engine in ENGINES.items() if engine is played.engine)
-    decide, new_memory, observe = FALLBACKS[slug]
+    decide = FALLBACKS[slug_of(played)][0]
     engine, rng = played.engine, random.Random(played.players)
-    decisions = [i for i, state in enumerate(played.states) if engine.to_act(state)]
-    for index in sorted(rng.sample(decisions, min(SAMPLED, len(decisions)))):
+    for index, seat, memory in decisions(played, rng, SAMPLED):
         state = played.states[index]
-        seat = engine.to_act(state)[0]
-        memory = new_memory(seat, played.players)
-        for version, earlier in enumerate(played.states[: index + 1]):
-            observe(memory, {"version": version, "events": engine.events_for(earlier, seat)})
         action = decide(engine.view(state, seat), memory, rng)
         assert action in engine.legal_actions(state, seat), (index, seat, action)
         engine.apply_action(state, seat, action)
+
+
+@EVERY_TABLE
+def test_no_bot_decides_on_what_its_seat_cannot_know(played):
+    """Honesty (Biblios' R22, Ex Libris' X77), for every level of every game: with everything
+    its seat cannot know dealt anew (`redraw_hidden`), a bot given the same memory and seed
+    makes the same choice, a legal one; and it decides the same from the plain JSON of its view
+    and memory, so nothing else can ride along with them. A searching level is held to a few
+    rounds of search, which makes it repeatable."""
+    engine, rng = played.engine, random.Random(played.players + 1)
+    levels = BOT_LEVELS[slug_of(played)]
+    for index, seat, memory in decisions(played, rng, HONESTY_SAMPLED):
+        state = played.states[index]
+        redrawn = engine.redraw_hidden(state, seat, rng)
+        view = engine.view(state, seat)
+        plain_view = json.loads(json.dumps(view))
+        for level, choose in levels:
+            made = choose(view, copy.deepcopy(memory), random.Random(7))
+            assert made in engine.legal_actions(state, seat), (level, index, made)
+            again = choose(engine.view(redrawn, seat), copy.deepcopy(memory), random.Random(7))
+            plain = choose(plain_view, json.loads(json.dumps(memory)), random.Random(7))
+            assert again == plain == made, (level, index, seat)
+
+
+def slug_of(played) -> str:
+    return next(slug for slug, engine in ENGINES.items() if engine is played.engine)
+
+
+def decisions(played, rng: random.Random, count: int) -> list[tuple[int, int, dict]]:
+    """`count` decisions of the game at random: (state index, seat to act, that seat's bot
+    memory of the events it saw up to then, as the turn worker builds it)."""
+    engine = played.engine
+    _, new_memory, observe = FALLBACKS[slug_of(played)]
+    asked = [i for i, state in enumerate(played.states) if engine.to_act(state)]
+    found = []
+    for index in sorted(rng.sample(asked, min(count, len(asked)))):
+        seat = engine.to_act(played.states[index])[0]
+        memory = new_memory(seat, played.players)
+        for version, earlier in enumerate(played.states[: index + 1]):
+            observe(memory, {"version": version, "events": engine.events_for(earlier, seat)})
+        found.append((index, seat, memory))
+    return found

@@ -5,25 +5,14 @@ Runs on whichever database the suite runs on, so CI checks it on SQLite and on P
 """
 
 import pytest
-from django.db import IntegrityError, connection
-from django.db.migrations.executor import MigrationExecutor
+from django.db import IntegrityError
+
+from tests.migrations.helpers import migrate
 
 BEFORE = [("games", "0006_bots_timers_rated"), ("ratings", "0001_initial")]
 AFTER = [("games", "0007_kind_variant"), ("ratings", "0002_kind_variant")]
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def migrate(targets):
-    """Migrate games and ratings to `targets`, every other app staying at its latest; the
-    historical models at that point."""
-    executor = MigrationExecutor(connection)
-    moved = {app for app, _ in targets}
-    plan = [node for node in executor.loader.graph.leaf_nodes() if node[0] not in moved]
-    plan += targets
-    executor.migrate(plan)
-    executor.loader.build_graph()
-    return executor.loader.project_state(plan).apps
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def quick_bots(settings):
     settings.BOT_MOVE_DELAY_S = 0
-    settings.ABBOT_BUDGET_S = TINY_BUDGET
+    settings.BOT_BUDGET_S = TINY_BUDGET
 
 
 def test_a_table_with_a_bot_is_unrated_unless_the_host_chooses(players):

@@ -10,7 +10,7 @@ from tests.play import make_users
 @pytest.fixture(autouse=True)
 def quick_bots(settings):
     settings.BOT_MOVE_DELAY_S = 0
-    settings.ABBOT_BUDGET_S = TINY_BUDGET
+    settings.BOT_BUDGET_S = TINY_BUDGET
 
 
 @pytest.fixture

@@ -16,9 +16,10 @@ from games.tables import services as tables_services
 def bot_table(host, bots, *, others=(), seed: int = 7, **table) -> Game:
     """A started table: `host` at seat 0, then `bots` (levels, or None for the next of `others`)."""
     game = tables_services.create_table(
-        host, tables_services.TableSettings(len(bots) + 1, bots=tuple(bots), **table)
+        host, tables_services.TableSettings(len(bots) + 1, bots=tuple(bots), **table), seed=seed
     )
-    Game.objects.filter(pk=game.pk).update(seed=seed)
+    if not others:  # every other seat a bot's: the table started at once
+        return game
     for person in others:
         tables_services.join_table(game.pk, person, invited=True)
     return tables_services.start_game(game.pk, host)

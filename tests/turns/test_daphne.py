@@ -33,7 +33,7 @@ TIMEOUT = 180  # only reached when the worker never plays
 def daphne(site):  # noqa: F811  (the fixture imported above)
     """`daphne(count)`: daphne processes with fast bots on the test database."""
     return functools.partial(
-        site, BOT_MOVE_DELAY_S="0", ABBOT_BUDGET_S="0.02", TURN_WORKER_POLL_S="0.05"
+        site, BOT_MOVE_DELAY_S="0", BOT_BUDGET_S="0.02", TURN_WORKER_POLL_S="0.05"
     )
 
 

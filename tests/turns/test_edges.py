@@ -174,7 +174,8 @@ def test_the_api_refuses_bad_bot_and_timer_settings(players, body, message):
 def test_one_person_plays_a_whole_game_against_bots_through_the_api(players):
     me = players[0]
     table = new_table(me, num_players=3, bots=["scholar", "novice"])
-    assert me.post(f"/api/tables/{table['id']}/start").status_code == 200
+    assert table["status"] == Game.Status.ACTIVE, "bots in every other seat: started at once"
+    assert me.post(f"/api/tables/{table['id']}/start").status_code == 409
     for _ in range(2000):
         board = me.get(f"/api/games/{table['id']}").data
         if board["status"] != Game.Status.ACTIVE:

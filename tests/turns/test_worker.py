@@ -2,6 +2,7 @@
 
 import logging
 import random
+import re
 import threading
 
 import pytest
@@ -59,7 +60,9 @@ def test_bots_play_whole_games_against_a_person_without_illegal_moves(people, bo
     # A refused bot move would have been logged before a fallback move was played.
     assert not caplog.records
     # The histories name the bots; places were recorded for every seat.
-    assert play_selectors.seat_names(game)[1].endswith("bot")
+    names = play_selectors.seat_names(game)[1:]
+    assert all(re.fullmatch(r"\w+ bot( \d)?", name) for name in names), names
+    assert len(set(names)) == len(names), "two bots of one level share a name"
     assert all(seat.place for seat in game.seats.all())
 
 

@@ -114,6 +114,7 @@ def test_the_stylesheet_shows_the_chosen_games_box_bots_and_table_sizes_only():
         chosen = f'select[name="variant"] > optgroup:nth-of-type({place}) > option:checked)'
         hidden = (
             f":is(.table-options:not(:nth-child({place} of .table-options)), "
+            f".bot-levels:not(:nth-child({place} of .bot-levels)), "
             f'select[name^="seat_"] > optgroup:not(:nth-of-type({place})))'
         )
         assert f"{chosen} {hidden}" in SITE_CSS

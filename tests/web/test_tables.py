@@ -43,9 +43,10 @@ def test_lobby_lists_open_public_tables_with_seats_and_a_join_button(users, clie
 
 
 def test_a_full_table_is_listed_to_its_players_alone_until_a_seat_frees(users, clients):
-    """A 3-seat table with its host and two bots is 3/3: nobody can join it, so no list offers
-    it to anyone else (no Join button that could only answer "this table is full")."""
-    full = table(users[0], 3, bots=("novice", "novice"))
+    """A 3-seat table with its host, a bot and a guest is 3/3: nobody can join it, so no list
+    offers it to anyone else (no Join button that could only answer "this table is full")."""
+    full = table(users[0], 3, bots=("novice",))
+    services.join_table(full.pk, users[1])
     full_by_people = table(users[1], 2)
     services.join_table(full_by_people.pk, users[2])
     joinable = table(users[3], 3, bots=("novice",))
@@ -196,15 +197,20 @@ def test_join_needs_a_login_and_get_leads_back_to_the_table(users, clients):
 
 
 def test_waiting_room_shows_seats_invite_link_and_host_controls(users, clients):
+    """The invite link while a seat is free; the host's start once the table is full (its link
+    then could only answer that the table is full)."""
     game = table(users[0], 2)
+    waiting = clients[users[0].pk].get(f"/games/{game.pk}/").content.decode()
+    assert f"/join/{game.invite_code}/" in waiting
+    assert f"/games/{game.pk}/start/" not in waiting
     services.join_table(game.pk, users[1])
     host_page = clients[users[0].pk].get(f"/games/{game.pk}/").content.decode()
-    assert f"/join/{game.invite_code}/" in host_page
+    assert game.invite_code not in host_page
     assert "Brother 1" in host_page
     actions = {form.action for form in forms_in(host_page)}
     assert {f"/games/{game.pk}/remove/", f"/games/{game.pk}/start/"} <= actions
     player_page = clients[users[1].pk].get(f"/games/{game.pk}/").content.decode()
-    assert f"/join/{game.invite_code}/" in player_page
+    assert "Brother 0" in player_page and game.invite_code not in player_page
     assert f"/games/{game.pk}/start/" not in player_page
     outsider_page = clients[users[2].pk].get(f"/games/{game.pk}/").content.decode()
     assert game.invite_code not in outsider_page

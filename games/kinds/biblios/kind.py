@@ -4,7 +4,14 @@ from django.utils.translation import pgettext_lazy
 
 from games.kinds.biblios import bots, forms, presentation, presenter, tutorial
 from games.kinds.biblios import engine as biblios
-from games.kinds.registry import BotLevel, GameKind, Variant
+from games.kinds.registry import (
+    BEST_IN_SIGHT,
+    PLAYS_AT_RANDOM,
+    THINKS_AHEAD,
+    BotLevel,
+    GameKind,
+    Variant,
+)
 
 KIND = GameKind(
     slug="biblios",
@@ -18,9 +25,9 @@ KIND = GameKind(
     # Scholar beats Novice in every heads-up arena game (docs/performance.md), a gap of several
     # hundred rating points; the Abbot is at least Scholar's equal.
     bot_levels=(
-        BotLevel("novice", pgettext_lazy("bot level", "Novice"), rating=1000.0),
-        BotLevel("scholar", pgettext_lazy("bot level", "Scholar"), rating=1500.0),
-        BotLevel("abbot", pgettext_lazy("bot level", "Abbot"), rating=1700.0),
+        BotLevel("novice", pgettext_lazy("bot level", "Novice"), PLAYS_AT_RANDOM, rating=1000.0),
+        BotLevel("scholar", pgettext_lazy("bot level", "Scholar"), BEST_IN_SIGHT, rating=1500.0),
+        BotLevel("abbot", pgettext_lazy("bot level", "Abbot"), THINKS_AHEAD, rating=1700.0),
     ),
     stand_in="scholar",
     bots=bots,

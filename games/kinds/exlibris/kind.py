@@ -3,7 +3,7 @@
 from django.utils.translation import pgettext_lazy
 
 from games.kinds.exlibris import bots, engine, forms, names, presenter, tutorial
-from games.kinds.registry import BotLevel, GameKind, Variant
+from games.kinds.registry import BEST_IN_SIGHT, PLAYS_AT_RANDOM, BotLevel, GameKind, Variant
 
 KIND = GameKind(
     slug="exlibris",
@@ -17,8 +17,8 @@ KIND = GameKind(
     # 1000, the greedy stand-in 1500, a newcomer's start. 800 and 1200 (a 400 gap: 91% expected)
     # were guesses.
     bot_levels=(
-        BotLevel("random", pgettext_lazy("bot level", "Random"), rating=1000.0),
-        BotLevel("greedy", pgettext_lazy("bot level", "Greedy"), rating=1500.0),
+        BotLevel("random", pgettext_lazy("bot level", "Random"), PLAYS_AT_RANDOM, rating=1000.0),
+        BotLevel("greedy", pgettext_lazy("bot level", "Greedy"), BEST_IN_SIGHT, rating=1500.0),
     ),
     stand_in=bots.STAND_IN,
     bots=bots,

@@ -16,7 +16,12 @@ def observe(memory: dict, view: dict) -> None:
 
 
 def choose(
-    level: str, view: dict, memory: dict | None, rng: random.Random, budget_s: float | None = None
+    level: str,
+    view: dict,
+    memory: dict | None,
+    rng: random.Random,
+    budget_s: float | None = None,
+    rounds: int | None = None,
 ) -> dict:
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}")

@@ -27,11 +27,17 @@ __all__ = ["ABBOT_BUDGET_S", "LEVELS", "choose", "new_memory", "observe"]
 
 
 def choose(
-    level: str, view: dict, memory: dict | None, rng: random.Random, budget_s: float | None = None
+    level: str,
+    view: dict,
+    memory: dict | None,
+    rng: random.Random,
+    budget_s: float | None = None,
+    rounds: int | None = None,
 ) -> dict:
     """The action of a bot of `level` for the seat of `view` (which must be the seat to act).
 
     `memory` (from `new_memory`) learns this view's events first; None plays from the view alone.
+    The Abbot searches `rounds` sampled worlds when given, else for `budget_s` CPU seconds.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVELS)})")
@@ -40,5 +46,5 @@ def choose(
     if memory is not None:
         observe(memory, view)
     if level == "abbot":
-        return abbot.decide(view, memory, rng, budget_s=budget_s)
+        return abbot.decide(view, memory, rng, budget_s=budget_s, rounds=rounds)
     return (novice if level == "novice" else scholar).decide(view, memory, rng)

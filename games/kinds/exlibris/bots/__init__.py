@@ -26,12 +26,17 @@ __all__ = ["LEVELS", "STAND_IN", "choose", "new_memory", "observe"]
 
 
 def choose(
-    level: str, view: dict, memory: dict | None, rng: random.Random, budget_s: float | None = None
+    level: str,
+    view: dict,
+    memory: dict | None,
+    rng: random.Random,
+    budget_s: float | None = None,
+    rounds: int | None = None,
 ) -> dict:
     """The action of a bot of `level` for the seat of `view` (which must be asked something).
 
     `memory` (from `new_memory`) learns this view's events first; None plays from the view alone.
-    `budget_s` is accepted for the common signature; neither level searches."""
+    `budget_s` and `rounds` are accepted for the common signature; neither level searches."""
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (one of {', '.join(LEVELS)})")
     if not view["legal_actions"]:

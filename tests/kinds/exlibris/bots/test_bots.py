@@ -1,12 +1,11 @@
-"""The Ex Libris bots (`games.kinds.exlibris.bots`): honest (a decision is a function of the seat's
-view and memory only, X77), pure (no Django, no state), legal in every mode to a scored end
-(X86), and greedy where the inspection form says so (X14, X29, X52, X68, X69, X75).
+"""The Ex Libris bots (`games.kinds.exlibris.bots`): legal in every mode to a scored end (X86),
+remembering what the view shows once (X83), and greedy where the inspection form says so (X14,
+X29, X52, X68, X69, X75). Their honesty (X77) is every game's bots' (tests/kinds/
+test_conformance.py), as is their purity (test_engine_purity.py).
 
 Hand-made positions are views of a real deal with the seat's part edited: the bots read nothing
 else."""
 
-import copy
-import json
 import random
 
 import pytest
@@ -52,39 +51,6 @@ def play(players, seed, *, variant="standard", options=None):
         for _ in positions(players, seed, variant=variant, options=options, every=1, finals=finals)
     )
     return finals[0], finals[1], steps
-
-
-def decisions(view, memory):
-    """Each level's choice from this view, with a copy of the memory and a fixed seed."""
-    return [bots.choose(level, view, copy.deepcopy(memory), random.Random(7)) for level in LEVELS]
-
-
-# ------------------------------------------------------------------------------ honesty
-
-
-@pytest.mark.parametrize(
-    "players, seed, options", [(1, 21, {"difficulty": 3}), (2, 22, None), (4, 24, None)]
-)
-def test_x77_what_the_seat_cannot_know_changes_no_decision(players, seed, options):
-    """Everything hidden from the seat is dealt anew (`redraw_hidden`): other hands and foci,
-    the deck, face-down tile cards, solo hints; the view is the same and so is every choice."""
-    probed = 0
-    for state, memories in positions(players, seed, options=options, every=7):
-        seat = E.to_act(state)[0]
-        redrawn = E.redraw_hidden(state, seat, random.Random(probed))
-        view, other_view = E.view(state, seat), E.view(redrawn, seat)
-        assert view == other_view
-        assert decisions(view, memories[seat]) == decisions(other_view, memories[seat])
-        probed += 1
-    assert probed >= 5
-
-
-def test_bots_decide_from_plain_json_data():
-    state, memories = next(positions(3, 5, every=40))
-    seat = E.to_act(state)[0]
-    view = E.view(state, seat)
-    plain_view, plain_memory = json.loads(json.dumps(view)), json.loads(json.dumps(memories[seat]))
-    assert decisions(plain_view, plain_memory) == decisions(view, memories[seat])
 
 
 def test_x83_memory_remembers_the_solo_discards_the_view_shows_one_at_a_time():

@@ -58,12 +58,13 @@ class ApiClient:
 
 def api_table(host: ApiClient, guests, num_players: int, *, bots=(), **table) -> int:
     """A started Ex Libris table opened, joined and started through the API only: `host` at
-    seat 0, then `bots` (levels), then `guests`; its seed fixed to SEED."""
+    seat 0, then `bots` (levels), then `guests`; its seed fixed to SEED unless bots took every
+    other seat (that table started as it was opened, from a seed of its own)."""
     body = {"kind": "exlibris", "num_players": num_players, "bots": list(bots), **table}
     opened = host.post("/api/tables", body)
     assert opened.status_code == 201, opened.data
     game_id = opened.data["id"]
-    Game.objects.filter(pk=game_id).update(seed=SEED)
+    Game.objects.filter(pk=game_id, status=Game.Status.OPEN).update(seed=SEED)
     for guest in guests:
         joined = guest.post(f"/api/tables/{game_id}/join")
         assert joined.status_code == 200, joined.data

@@ -79,8 +79,7 @@ def cards_in(text: str) -> set[str]:
 def open_table(users, players: int, *, bots=(), seed: int, **table) -> Game:
     """A started Ex Libris table of `users` (host first) and `bots` (levels) after them."""
     settings = services.TableSettings(players, kind="exlibris", bots=tuple(bots), **table)
-    game = services.create_table(users[0], settings)
-    Game.objects.filter(pk=game.pk).update(seed=seed)
+    game = services.create_table(users[0], settings, seed=seed)
     for user in users[1 : players - len(bots)]:
         services.join_table(game.pk, user, invited=True)
     game.refresh_from_db()

@@ -18,7 +18,6 @@ from accounts.models import ApiToken
 from games.kinds.exlibris import engine, forms
 from games.kinds.exlibris.engine.setup import SOLO_DIFFICULTIES
 from games.models import Game
-from games.tables import services
 from ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
@@ -77,10 +76,10 @@ def lobby_post(players: int, variant: str, kind: str = "exlibris", **fields) -> 
 
 
 def started_state(game: Game):
-    """The game the engine deals for a stored table, started by its host."""
-    services.start_game(game.pk, game.host)
+    """The game the engine dealt for a table whose other seats are all bots: it started as
+    it was opened, nobody else being able to join."""
     game.refresh_from_db()
-    assert game.status == Game.Status.ACTIVE
+    assert game.status == Game.Status.ACTIVE, "a table of bots waited for its host"
     return game.engine_state()
 
 
@@ -89,8 +88,8 @@ def started_state(game: Game):
 
 @pytest.mark.parametrize(("players", "variant"), TABLES, ids=[f"{p}p-{v}" for p, v in TABLES])
 def test_the_lobby_opens_every_mode_and_its_table_starts(visitors, players, variant):
-    """A plain POST of the lobby's form opens the table, its other seats bots, which the host
-    starts at once; the engine deals exactly that game (X78–X82). A solo table stores its
+    """A plain POST of the lobby's form opens the table, its other seats bots, which starts at
+    once; the engine deals exactly that game (X78–X82). A solo table stores its
     difficulty (X85); a bigger one ignores the hidden difficulty field the form always posts."""
     host = visitors[0]
     seats = {f"seat_{n}": BOTS[n - 2] for n in range(2, players + 1)}
@@ -123,18 +122,17 @@ def test_the_lobby_sets_private_spectators_turn_time_and_owner_wide_powers(visit
 
 
 def test_a_solo_table_from_the_lobby_ignores_a_rated_tick_and_says_it_is_never_rated(visitors):
-    """The form hides "Rated game" at one seat (site.css); a tick left there changes nothing,
-    and the waiting room names the difficulty (X85) and says the game is never rated."""
+    """The form hides "Rated game" at one seat (site.css); a tick left there changes nothing.
+    The table starts at once (nobody else can join) and its board names the difficulty (X85)."""
     host = visitors[0]
     posted = lobby_post(1, "friendly", rated="on", **{"exlibris-difficulty": "4"})
     assert host.browser.post(reverse("table_create"), posted).status_code == 302
     game = Game.objects.get()
     assert not game.rated and game.options["difficulty"] == 4
+    assert game.status == Game.Status.ACTIVE
     page = host.browser.get(reverse("game", args=[game.pk])).content.decode()
-    assert "Solo difficulty: 4 · Scholar" in page
-    assert "Solo game: never rated" in page
-    assert "Owner-wide powers: off" in page
-    assert "Start the game" in page, "one seat, taken by its host: the table is full"
+    assert "Scholar (difficulty 4)" in page
+    assert "Start the game" not in page and 'id="invite-link"' not in page
 
 
 @pytest.mark.parametrize(
@@ -189,7 +187,10 @@ def test_the_stylesheet_asks_the_difficulty_and_no_rating_at_one_seat_only():
     marked for some sizes (the difficulty's data-players="1") is hidden at every other size."""
     css = (Path(settings.BASE_DIR) / "static" / "css" / "site.css").read_text()
     one_seat = 'select[name="num_players"] option[value="1"]:checked)'
-    assert f"{one_seat} :is(.field-seat_2, .field-seat_3, .field-seat_4, .field-rated)" in css
+    assert (
+        f"{one_seat} :is(.field-seat_2, .field-seat_3, .field-seat_4, .bot-levels, .field-rated)"
+        in css
+    )
     for players in (1, 2, 3, 4):
         chosen = f'select[name="num_players"] option[value="{players}"]:checked)'
         marked_for_others = f'.field:has([data-players]:not([data-players~="{players}"]))'
