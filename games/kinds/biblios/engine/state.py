@@ -97,21 +97,6 @@ class State:
 _FIELD_NAMES = tuple(f.name for f in fields(State))
 
 
-def _clone(state: State) -> State:
-    """A copy that an action may change without touching `state`.
-
-    Lists and dicts inside a state are never changed in place: an action replaces whatever it
-    changes with a new list (see `_add_to_hand`), so only the outer dict and the list of hands
-    need copying. The property tests check that applying an action leaves its input unchanged.
-    """
-    data = state.__dict__.copy()
-    data["hands"] = state.hands[:]
-    data["events"] = []
-    clone = object.__new__(State)
-    clone.__dict__ = data
-    return clone
-
-
 def _add_to_hand(state: State, seat: int, card: str) -> None:
     state.hands[seat] = [*state.hands[seat], card]
 
