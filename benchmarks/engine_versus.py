@@ -8,7 +8,9 @@
 checkout, the two alternating (so the machine's load falls on both alike), each process playing
 uniformly random games through the public API (`to_act`, `legal_actions`, `apply_action`,
 `result`) for `--seconds` of CPU, seeds 0, 1, 2…, as `benchmarks.engine` does. It prints each
-tree's median actions/s and µs/action over the rounds, and after/before.
+tree's median actions/s and µs/action over the rounds, and after/before. For Biblios, each round
+also times the plain mutable simulator (`benchmarks.biblios_sim`, from `--after`) on the same
+kind of games, and each tree's speed is also given as a ratio of the simulator's.
 """
 
 import argparse
@@ -28,11 +30,15 @@ if game == "exlibris":
         if players == 1:
             return engine.new_game(1, seed=seed, variant="standard")
         return engine.new_game(players, seed=seed, variant="standard")
+elif game == "simulator":
+    from benchmarks import biblios_sim
 else:
     from games.kinds.biblios import engine
     def deal(seed):
         return engine.new_game(players, seed=seed)
 def play(seed):
+    if game == "simulator":
+        return biblios_sim.play(players, seed)
     state = deal(seed)
     chooser = random.Random(seed)
     actions = 0
@@ -74,15 +80,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per process")
     args = parser.parse_args()
     trees = {"before": args.before, "after": args.after}
+    games = {"before": args.game, "after": args.game}
+    if args.game == "biblios":
+        trees["simulator"], games["simulator"] = args.after, "simulator"
     rates: dict = {(name, p): [] for name in trees for p in args.players}
     lengths: dict = {p: [] for p in args.players}
     for round_number in range(args.rounds):
         for players in args.players:
             order = list(trees) if round_number % 2 == 0 else list(reversed(trees))
             for name in order:
-                row = timed(trees[name], args.game, players, args.seconds)
+                row = timed(trees[name], games[name], players, args.seconds)
                 rates[name, players].append(row["actions"] / row["seconds"])
-                lengths[players].append(row["actions"] / row["games"])
+                if name != "simulator":
+                    lengths[players].append(row["actions"] / row["games"])
     print(f"{args.game}, uniform random players, median of {args.rounds} alternating rounds")
     print(ROW.format("players", "actions/game", "before act/s", "after act/s", "µs before → after"))
     for players in args.players:
@@ -98,6 +108,12 @@ def main() -> None:
             ),
             f"  after/before {after / before:.2f}",
         )
+        if "simulator" in trees:
+            simulator = statistics.median(rates["simulator", players])
+            print(
+                f"{'':>7} simulator {simulator:.0f} actions/s ({1e6 / simulator:.2f} µs): "
+                f"API/simulator {before / simulator:.3f} before, {after / simulator:.3f} after"
+            )
 
 
 ROW = "{:>7} {:>12} {:>13} {:>13} {:>18}"
