@@ -345,11 +345,21 @@ def apply_action(state: State, seat, action) -> State:
         keys = None
     if keys is None or type(action) is not dict or action.keys() != keys:
         kind = _check_shape(action)
-    if (
-        state.step not in ACTION_STEPS[kind] or type(seat) is not int or seat != _actor(state)
-    ):  # no step takes an action once the game is over
-        _refuse_turn(state, seat, kind)
-    _CHECKS[kind](state, seat, action)  # raises before any copy is made
+    if state.step == "bid" and seat == state.bidder and type(seat) is int:
+        # Bids and passes, over half of all actions, checked here without the tables' calls
+        if kind == "bid":
+            amount = action["amount"]
+            low, high = _bid_range(state, seat)
+            if type(amount) is not int or not low <= amount <= high:
+                _check_bid(state, seat, action)  # raises the precise complaint
+        elif kind != "pass":
+            _refuse_turn(state, seat, kind)
+    else:
+        if (
+            state.step not in ACTION_STEPS[kind] or type(seat) is not int or seat != _actor(state)
+        ):  # no step takes an action once the game is over
+            _refuse_turn(state, seat, kind)
+        _CHECKS[kind](state, seat, action)  # raises before any copy is made
     # The copy the action changes. Lists and dicts inside a state are never changed in place:
     # an action replaces whatever it changes with a new list (see `_add_to_hand`), so only the
     # outer dict and the list of hands need copying. The property tests check that applying

@@ -126,14 +126,14 @@ def _event(state: State, kind: str, secret_to=None, secret=None, **public) -> No
 
 def _actor(state: State) -> int | None:
     step = state.step
+    if step == "bid":  # the most frequent step first
+        return state.bidder
     if step == "place":
         return state.active
     if step == "pick":
         return (state.active + 1 + state.picks) % state.num_players
     if step == "church":
         return state.church[1]
-    if step == "bid":
-        return state.bidder
     if step in ("pay", "give"):
         return state.high_bidder
     return None
