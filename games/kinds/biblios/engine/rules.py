@@ -254,17 +254,6 @@ def legal_actions(state: State, seat) -> list[dict]:
     return gives
 
 
-def _open_destinations(state: State) -> list[str]:
-    open_to = []
-    if not state.self_used:
-        open_to.append("self")
-    if not state.auction_used:
-        open_to.append("auction")
-    if len(state.public_space) < state.num_players - 1:
-        open_to.append("public")
-    return open_to
-
-
 def _church_uses(state: State) -> list[tuple[tuple[str, ...], int]]:
     """R17, R18: every use of the pending church card that keeps the dice within 1–6."""
     card = state.church[0]
