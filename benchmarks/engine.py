@@ -16,6 +16,11 @@ the engine's VARIANTS) the policy is uniform, and a second table lists, per deci
 longest `legal_actions` list met beside the bound of the spec's §0 table for that decision (its
 formula, and its largest value over the states where that kind was asked): a list longer than
 its bound is counted as "over".
+
+With `--game biblios`, a last table times `benchmarks.biblios_sim`, a plain mutable simulator of
+the same uniformly random games (cards as ints, lists changed in place, no events, no copies),
+in the same run, and prints the engine's speed as a ratio of the simulator's: actions/s through
+the public API (uniform policy) over the simulator's actions/s.
 """
 
 import argparse
@@ -24,6 +29,7 @@ import pstats
 import random
 import time
 
+from benchmarks import biblios_sim
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import KIND, VALUE
 from games.kinds.exlibris import engine as exlibris
@@ -269,9 +275,12 @@ def main() -> None:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
         return
     print(ROW.format("policy", "players", "games", "actions/game", "games/s", "µs/action"))
+    uniform_rows = {}
     for name in args.policy:
         for num_players in args.players:
             row = measure(num_players, args.seconds, POLICIES[name])
+            if name == "uniform":
+                uniform_rows[num_players] = row
             print(
                 ROW.format(
                     name,
@@ -282,6 +291,28 @@ def main() -> None:
                     f"{row['us_per_action']:.2f}",
                 )
             )
+    if uniform_rows:
+        against_simulator(uniform_rows, args.seconds)
+
+
+def against_simulator(api_rows: dict, seconds: float) -> None:
+    """The plain mutable simulator's row beside each uniform row, and the engine's ratio."""
+    print("\nPlain mutable simulator (benchmarks.biblios_sim), same uniform random games")
+    print(SIM_ROW.format("players", "actions/game", "sim µs/action", "API µs/action", "API/sim"))
+    for players, api in api_rows.items():
+        sim = timed_games(players, seconds, lambda seed, n=players: biblios_sim.play(n, seed))
+        print(
+            SIM_ROW.format(
+                players,
+                f"{sim['actions_per_game']:.1f}",
+                f"{sim['us_per_action']:.2f}",
+                f"{api['us_per_action']:.2f}",
+                f"{sim['us_per_action'] / api['us_per_action']:.3f}",
+            )
+        )
+
+
+SIM_ROW = "{:>7} {:>12} {:>14} {:>14} {:>8}"
 
 
 if __name__ == "__main__":

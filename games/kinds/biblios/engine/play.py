@@ -1,12 +1,13 @@
 """What each action does once the rules allow it (`_EFFECTS`): the gift phase (R3-R8), the
 church cards (R16-R18) and the auctions (R9-R15), each step running on to the next decision."""
 
+import random
+
 from .cards import CATEGORY_INDEX, KIND
 from .state import (
     State,
     _add_to_hand,
     _event,
-    _gold_auction,
     _remove_from_hand,
     _rng,
     _sorted_cards,
@@ -27,15 +28,31 @@ def _do_place(state: State, seat: int, action) -> None:
             _acquire_church(state, card, seat)
             return
         state.self_card = card
-        _event(state, "placed", seat=seat, to="self", secret_to=[seat], secret={"card": card})
+        state.events.append(  # the events of every step's path written out, as `_event` would
+            {
+                "type": "placed",
+                "seat": seat,
+                "to": "self",
+                "secret_to": [seat],
+                "secret": {"card": card},
+            }
+        )
     elif to == "auction":
         state.auction_used = True
         state.auction_pile = [*state.auction_pile, card]
         state.placed_by = {**state.placed_by, card: seat}
-        _event(state, "placed", seat=seat, to="auction", secret_to=[seat], secret={"card": card})
+        state.events.append(
+            {
+                "type": "placed",
+                "seat": seat,
+                "to": "auction",
+                "secret_to": [seat],
+                "secret": {"card": card},
+            }
+        )
     else:
         state.public_space = [*state.public_space, card]
-        _event(state, "placed", seat=seat, to="public", card=card)
+        state.events.append({"type": "placed", "seat": seat, "to": "public", "card": card})
     _continue_gift(state)
 
 
@@ -44,7 +61,7 @@ def _do_pick(state: State, seat: int, action) -> None:
     card = action["card"]
     state.public_space = [other for other in state.public_space if other != card]
     state.picks += 1
-    _event(state, "picked", seat=seat, card=card)
+    state.events.append({"type": "picked", "seat": seat, "card": card})
     if KIND[card] == "church":
         _acquire_church(state, card, seat)
         return
@@ -57,12 +74,12 @@ def _continue_gift(state: State) -> None:
     n = state.num_players
     while True:
         if state.placed < n + 1:
-            state.drawing, state.draw_pile = state.draw_pile[0], state.draw_pile[1:]
+            active, card = state.active, state.draw_pile[0]
+            state.drawing, state.draw_pile = card, state.draw_pile[1:]
             state.step = "place"
-            _event(
-                state, "drew", seat=state.active, secret_to=[state.active],
-                secret={"card": state.drawing},
-            )  # fmt: skip
+            state.events.append(
+                {"type": "drew", "seat": active, "secret_to": [active], "secret": {"card": card}}
+            )
             return
         if state.self_card is not None:  # R5: allocation done, the self card goes to hand
             card, state.self_card = state.self_card, None
@@ -163,26 +180,32 @@ def _open_bidding(state: State) -> None:
 
 
 def _do_bid(state: State, seat: int, action) -> None:
-    state.high_bid, state.high_bidder = action["amount"], seat
-    state.bids = [*state.bids, [seat, action["amount"]]]
-    _event(state, "bid", seat=seat, amount=action["amount"])
+    amount = action["amount"]
+    state.high_bid, state.high_bidder = amount, seat
+    state.bids = [*state.bids, [seat, amount]]
+    state.events.append({"type": "bid", "seat": seat, "amount": amount})  # as `_event` writes it
     _next_bidder(state)
 
 
 def _do_pass(state: State, seat: int, action) -> None:
     state.passed = [*state.passed, seat]
     state.bids = [*state.bids, [seat, None]]
-    _event(state, "passed", seat=seat)
+    state.events.append({"type": "passed", "seat": seat})
     _next_bidder(state)
 
 
 def _next_bidder(state: State) -> None:
-    """R9: settle the auction when all but the high bidder have passed, else ask the next seat."""
+    """R9: settle the auction when all but the high bidder have passed, else ask the next seat.
+
+    The seats out are those that passed and the defaulters (R14), never both at once (a
+    defaulter is not asked again, and bidding restarts with nobody passed), and never the high
+    bidder (only the seat asked passes, and the high bidder is asked again only once outbid)."""
     n = state.num_players
-    in_play = [s for s in range(n) if s not in state.passed and s not in state.excluded]
-    if state.high_bidder is not None and in_play == [state.high_bidder]:
+    passed, excluded = state.passed, state.excluded
+    in_play = n - len(passed) - len(excluded)
+    if in_play == 1 and state.high_bidder is not None:
         state.bidder = None
-        state.step = "give" if _gold_auction(state) else "pay"
+        state.step = "give" if KIND[state.auction_card] == "gold" else "pay"
         _event(state, "auction_won", seat=state.high_bidder, amount=state.high_bid)
         return
     if not in_play:
@@ -192,7 +215,7 @@ def _next_bidder(state: State) -> None:
         _next_auction(state)
         return
     seat = (state.bidder + 1) % n
-    while seat not in in_play:
+    while seat in passed or seat in excluded:
         seat = (seat + 1) % n
     state.bidder = seat
     state.step = "bid"
@@ -210,10 +233,13 @@ def _do_pay(state: State, seat: int, action) -> None:
 def _do_give(state: State, seat: int, action) -> None:
     """R12: one card discarded face down; nobody else learns which."""
     card = action["card"]
-    _remove_from_hand(state, seat, [card])
+    hand = state.hands[seat]
+    state.hands[seat] = [other for other in hand if other != card]
     state.hidden_discard = [*state.hidden_discard, [card, [seat]]]
     state.given += 1
-    _event(state, "gave", seat=seat, secret_to=[seat], secret={"card": card})
+    state.events.append(
+        {"type": "gave", "seat": seat, "secret_to": [seat], "secret": {"card": card}}
+    )
     if state.given == state.high_bid:
         _award(state, seat)
 
@@ -233,7 +259,7 @@ def _do_refuse(state: State, seat: int, action) -> None:
     """R13–R15: the defaulter is penalised and the same card is auctioned again without them."""
     _event(state, "refused", seat=seat, amount=state.high_bid)
     hand, n = state.hands[seat][:], state.num_players
-    rng = _rng(state, "penalty")
+    rng = _Later(state, "penalty")
     if state.options["medieval_bluff"]:  # R15
         if hand:
             left = (seat + 1) % n
@@ -257,6 +283,28 @@ def _do_refuse(state: State, seat: int, action) -> None:
     state.hands[seat] = hand
     state.excluded = [*state.excluded, seat]
     _open_bidding(state)
+
+
+class _Later:
+    """`_rng(state, purpose)`, the draw counted now but the stream seeded only once a draw has
+    a choice to make (seeding costs more than a whole action; a one-card hand offers none)."""
+
+    __slots__ = ("state", "purpose", "draws", "stream", "skipped")
+
+    def __init__(self, state: State, purpose: str):
+        state.rng_draws += 1
+        self.state, self.purpose, self.draws = state, purpose, state.rng_draws
+        self.stream, self.skipped = None, 0
+
+    def randrange(self, size: int) -> int:
+        if self.stream is None:
+            if size == 1:
+                self.skipped += 1  # randrange(1) is 0 whatever the stream; drawn if one comes
+                return 0
+            self.stream = random.Random(f"{self.state.seed}/{self.purpose}/{self.draws}")
+            for _ in range(self.skipped):
+                self.stream.randrange(1)
+        return self.stream.randrange(size)
 
 
 _EFFECTS = {

@@ -5,6 +5,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import asdict
+from itertools import product
 
 from games.kinds.protocol import fold, last
 
@@ -38,7 +39,6 @@ from .state import (
     IllegalAction,
     State,
     _actor,
-    _clone,
     _event,
     _gold_auction,
     _sorted_cards,
@@ -192,44 +192,66 @@ def _scripted_setup(num_players: int, deck) -> tuple[list, list]:
 # ------------------------------------------------------------------------------ legal actions
 
 
+# The actions that name no more than a card, a destination or an amount, built once:
+# `legal_actions` lists copies of them (the caller's to change), which `dict.copy` makes faster
+# than building each anew.
+_DESTINATIONS = ("self", "auction", "public")
+_PLACE = {to: {"type": "place", "to": to} for to in _DESTINATIONS}
+_PLACE_LISTS = {  # by which of self, auction and public are open
+    opens: [_PLACE[to] for to, is_open in zip(_DESTINATIONS, opens, strict=True) if is_open]
+    for opens in product((False, True), repeat=3)
+}
+_PICK = {card: {"type": "pick", "card": card} for card in CARD_IDS}
+_GIVE = {card: {"type": "give", "card": card} for card in CARD_IDS}
+_BIDS = tuple({"type": "bid", "amount": amount} for amount in range(3 * len(CARD_IDS) + 2))
+_copy = dict.copy
+
+
 def legal_actions(state: State, seat) -> list[dict]:
     """Every action `seat` may take now (bids up to the documented cap, minimal payments)."""
+    step = state.step
+    if step == "bid":  # the most frequent step, first
+        if seat != state.bidder or isinstance(seat, bool):
+            return []
+        low, high = _bid_range(state, seat)
+        if high < len(_BIDS):
+            bids = list(map(_copy, _BIDS[low : high + 1]))
+        else:
+            bids = [{"type": "bid", "amount": amount} for amount in range(low, high + 1)]
+        bids.append({"type": "pass"})
+        return bids
     actor = _actor(state)
     if actor is None or seat != actor or isinstance(seat, bool):
         return []
-    step = state.step
     if step == "place":
-        return [{"type": "place", "to": to} for to in _open_destinations(state)]
+        return list(
+            map(
+                _copy,
+                _PLACE_LISTS[
+                    not state.self_used,
+                    not state.auction_used,
+                    len(state.public_space) < state.num_players - 1,
+                ],
+            )
+        )
     if step == "pick":
-        return [{"type": "pick", "card": card} for card in state.public_space]
+        return [_PICK[card].copy() for card in state.public_space]
     if step == "church":
         return [
             {"type": "use_church", "dice": list(dice), "delta": delta}
             for dice, delta in _church_uses(state)
         ] + [{"type": "discard_church"}]
-    if step == "bid":
-        low, high = _bid_range(state, seat)
-        bids = [{"type": "bid", "amount": amount} for amount in range(low, high + 1)]
-        return bids + [{"type": "pass"}]
     if step == "pay":
         payments = [{"type": "pay", "cards": cards} for cards in _minimal_payments(state, seat)]
-        return payments + [{"type": "refuse"}]
+        payments.append({"type": "refuse"})
+        return payments
     # step == "give"
     gives = []
     if len(state.hands[seat]) >= state.high_bid - state.given:
-        gives = [{"type": "give", "card": card} for card in _sorted_cards(state.hands[seat])]
-    return gives + ([{"type": "refuse"}] if state.given == 0 else [])
-
-
-def _open_destinations(state: State) -> list[str]:
-    open_to = []
-    if not state.self_used:
-        open_to.append("self")
-    if not state.auction_used:
-        open_to.append("auction")
-    if len(state.public_space) < state.num_players - 1:
-        open_to.append("public")
-    return open_to
+        gives = [_GIVE[card].copy() for card in _sorted_cards(state.hands[seat])]
+    if state.given == 0:
+        gives.append({"type": "refuse"})
+    return gives
 
 
 def _church_uses(state: State) -> list[tuple[tuple[str, ...], int]]:
@@ -267,8 +289,8 @@ def _bid_range(state: State, seat: int) -> tuple[int, int]:
     if state.options["forbid_uncoverable_bids"]:
         return low, _coverable(state, seat)
     hand_size = len(state.hands[seat])
-    public_bound = hand_size if _gold_auction(state) else 3 * hand_size
-    return low, max(low, public_bound)
+    public_bound = hand_size if KIND[state.auction_card] == "gold" else 3 * hand_size
+    return low, public_bound if public_bound > low else low
 
 
 def _minimal_payments(state: State, seat: int) -> list[list[str]]:
@@ -312,6 +334,38 @@ def apply_action(state: State, seat, action) -> State:
         keys = None
     if keys is None or type(action) is not dict or action.keys() != keys:
         kind = _check_shape(action)
+    if state.step == "bid" and seat == state.bidder and type(seat) is int:
+        # Bids and passes, over half of all actions, checked here without the tables' calls
+        if kind == "bid":
+            amount = action["amount"]
+            low, high = _bid_range(state, seat)
+            if type(amount) is not int or not low <= amount <= high:
+                _check_bid(state, seat, action)  # raises the precise complaint
+        elif kind != "pass":
+            _refuse_turn(state, seat, kind)
+    else:
+        if (
+            state.step not in ACTION_STEPS[kind] or type(seat) is not int or seat != _actor(state)
+        ):  # no step takes an action once the game is over
+            _refuse_turn(state, seat, kind)
+        _CHECKS[kind](state, seat, action)  # raises before any copy is made
+    # The copy the action changes. Lists and dicts inside a state are never changed in place:
+    # an action replaces whatever it changes with a new list (see `_add_to_hand`), so only the
+    # outer dict and the list of hands need copying. The property tests check that applying
+    # an action leaves its input unchanged.
+    data = state.__dict__.copy()
+    data["hands"] = state.hands[:]
+    data["events"] = []
+    data["version"] += 1
+    new = object.__new__(State)
+    new.__dict__ = data
+    _EFFECTS[kind](new, seat, action)
+    return new
+
+
+def _refuse_turn(state: State, seat, kind: str) -> None:
+    """The complaint about an action out of turn or at the wrong step, in the order the rules
+    are checked: the game over, the seat, the step, whose turn."""
     step = state.step
     if step == "over":
         raise IllegalAction("R8, R9: the game is over; no more actions")
@@ -325,15 +379,9 @@ def apply_action(state: State, seat, action) -> State:
             f"{STEP_RULE[step]}: a {kind!r} action is not possible now; "
             f"waiting for seat {actor} to {STEP_WORDS[step]}"
         )
-    if seat != actor:
-        raise IllegalAction(
-            f"{STEP_RULE[step]}: it is seat {actor}'s turn to {STEP_WORDS[step]}, not seat {seat}'s"
-        )
-    _CHECKS[kind](state, seat, action)  # raises before any copy is made
-    new = _clone(state)
-    new.version += 1
-    _EFFECTS[kind](new, seat, action)
-    return new
+    raise IllegalAction(
+        f"{STEP_RULE[step]}: it is seat {actor}'s turn to {STEP_WORDS[step]}, not seat {seat}'s"
+    )
 
 
 def _check_shape(action) -> str:

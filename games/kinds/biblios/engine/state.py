@@ -97,21 +97,6 @@ class State:
 _FIELD_NAMES = tuple(f.name for f in fields(State))
 
 
-def _clone(state: State) -> State:
-    """A copy that an action may change without touching `state`.
-
-    Lists and dicts inside a state are never changed in place: an action replaces whatever it
-    changes with a new list (see `_add_to_hand`), so only the outer dict and the list of hands
-    need copying. The property tests check that applying an action leaves its input unchanged.
-    """
-    data = state.__dict__.copy()
-    data["hands"] = state.hands[:]
-    data["events"] = []
-    clone = object.__new__(State)
-    clone.__dict__ = data
-    return clone
-
-
 def _add_to_hand(state: State, seat: int, card: str) -> None:
     state.hands[seat] = [*state.hands[seat], card]
 
@@ -141,14 +126,14 @@ def _event(state: State, kind: str, secret_to=None, secret=None, **public) -> No
 
 def _actor(state: State) -> int | None:
     step = state.step
+    if step == "bid":  # the most frequent step first
+        return state.bidder
     if step == "place":
         return state.active
     if step == "pick":
         return (state.active + 1 + state.picks) % state.num_players
     if step == "church":
         return state.church[1]
-    if step == "bid":
-        return state.bidder
     if step in ("pay", "give"):
         return state.high_bidder
     return None

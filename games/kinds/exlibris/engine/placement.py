@@ -95,12 +95,21 @@ def _placements(state: dict, seat: int, top: dict | None = None) -> list[dict]:
                     for bid in _open_bids(state, tile)
                 ]
             else:
-                found.append({"type": "place", "assistant": kind, "target": tile})
+                found.append(_PLACE[kind, tile].copy())
                 if assistant == "ghost":  # X60: or share an occupied slot
                     found += _ghost_shares(state, tile)
         if len(record["home"]) < HOME_SPACES:
-            found.append({"type": "place", "assistant": kind, "target": "library"})
+            found.append(_PLACE[kind, "library"].copy())
     return found
+
+
+# The plain placements (no bid, no shared slot), built once: `_placements` lists copies, which
+# `dict.copy` makes faster than building them anew (a placement lists ten or twenty).
+_PLACE = {
+    (kind, target): {"type": "place", "assistant": kind, "target": target}
+    for kind in ("standard", "special")
+    for target in (*LOCATIONS, "library")
+}
 
 
 def _open_tiles(state: dict, seat: int) -> list[tuple[str, list[dict], int | None, bool]]:
