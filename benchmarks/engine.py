@@ -17,10 +17,11 @@ longest `legal_actions` list met beside the bound of the spec's §0 table for th
 formula, and its largest value over the states where that kind was asked): a list longer than
 its bound is counted as "over".
 
-With `--game biblios`, a last table times `benchmarks.biblios_sim`, a plain mutable simulator of
-the same uniformly random games (cards as ints, lists changed in place, no events, no copies),
-in the same run, and prints the engine's speed as a ratio of the simulator's: actions/s through
-the public API (uniform policy) over the simulator's actions/s.
+With `--game biblios`, a last table times Biblios' plain mutable simulator
+(`games.kinds.biblios.bench.simulator`) on the same uniformly random games (cards as ints,
+lists changed in place, no events, no copies), in the same run, and prints the engine's speed
+as a ratio of the simulator's: actions/s through the public API (uniform policy) over the
+simulator's actions/s.
 """
 
 import argparse
@@ -29,8 +30,8 @@ import pstats
 import random
 import time
 
-from benchmarks import biblios_sim
 from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.bench import simulator
 from games.kinds.biblios.engine.cards import KIND, VALUE
 from games.kinds.exlibris import engine as exlibris
 
@@ -297,10 +298,10 @@ def main() -> None:
 
 def against_simulator(api_rows: dict, seconds: float) -> None:
     """The plain mutable simulator's row beside each uniform row, and the engine's ratio."""
-    print("\nPlain mutable simulator (benchmarks.biblios_sim), same uniform random games")
+    print("\nPlain mutable simulator (biblios.bench.simulator), same uniform random games")
     print(SIM_ROW.format("players", "actions/game", "sim µs/action", "API µs/action", "API/sim"))
     for players, api in api_rows.items():
-        sim = timed_games(players, seconds, lambda seed, n=players: biblios_sim.play(n, seed))
+        sim = timed_games(players, seconds, lambda seed, n=players: simulator.play(n, seed))
         print(
             SIM_ROW.format(
                 players,

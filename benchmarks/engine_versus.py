@@ -9,8 +9,8 @@ checkout, the two alternating (so the machine's load falls on both alike), each 
 uniformly random games through the public API (`to_act`, `legal_actions`, `apply_action`,
 `result`) for `--seconds` of CPU, seeds 0, 1, 2…, as `benchmarks.engine` does. It prints each
 tree's median actions/s and µs/action over the rounds, and after/before. For Biblios, each round
-also times the plain mutable simulator (`benchmarks.biblios_sim`, from `--after`) on the same
-kind of games, and each tree's speed is also given as a ratio of the simulator's.
+also times the plain mutable simulator (`games.kinds.biblios.bench.simulator`, from `--after`)
+on the same kind of games, and each tree's speed is also given as a ratio of the simulator's.
 """
 
 import argparse
@@ -31,14 +31,14 @@ if game == "exlibris":
             return engine.new_game(1, seed=seed, variant="standard")
         return engine.new_game(players, seed=seed, variant="standard")
 elif game == "simulator":
-    from benchmarks import biblios_sim
+    from games.kinds.biblios.bench import simulator
 else:
     from games.kinds.biblios import engine
     def deal(seed):
         return engine.new_game(players, seed=seed)
 def play(seed):
     if game == "simulator":
-        return biblios_sim.play(players, seed)
+        return simulator.play(players, seed)
     state = deal(seed)
     chooser = random.Random(seed)
     actions = 0
