@@ -265,8 +265,8 @@ start_game = database_sync_to_async(services.start_game)
 
 def test_the_waiting_rooms_invite_link_is_the_full_url_of_the_sockets_site(users):
     """A live redraw of the waiting room (here: when a guest joins) keeps the full invite URL
-    the page showed, built from the socket's own origin."""
-    game = services.create_table(users[0], services.TableSettings(2))
+    the page showed, built from the socket's own origin (a seat is still free after it)."""
+    game = services.create_table(users[0], services.TableSettings(3))
     sockets = Sockets()
     link = f"{ORIGIN.decode()}/join/{game.invite_code}/"
     shown = f'<a href="{link}" id="invite-link">{link}</a>'
