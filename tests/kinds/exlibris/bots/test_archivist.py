@@ -113,7 +113,7 @@ def test_x86_the_archivist_plays_every_mode_to_a_scored_end(players, variant, op
 
 def test_the_archivist_plays_through_choose_with_a_tiny_budget():
     """`choose` with a budget of nothing plays the Greedy's move, searching no world."""
-    for state, view, memory in searched_positions(2, 11, every=3):
+    for _state, view, memory in searched_positions(2, 11, every=3):
         action = bots.choose("archivist", view, copy.deepcopy(memory), random.Random(3), 0.0)
         assert action in view["legal_actions"]
         expected = archivist.candidate_moves(view, memory, random.Random(3))[0]
@@ -124,7 +124,7 @@ def test_the_archivist_plays_through_choose_with_a_tiny_budget():
 @pytest.mark.parametrize("rounds", [0, 1, 4])
 def test_the_search_stops_after_its_rounds(rounds):
     """Given a number of worlds, the search samples no more than that, whatever its budget."""
-    for state, view, memory in searched_positions(2, 13, every=4):
+    for _state, view, memory in searched_positions(2, 13, every=4):
         if len(archivist.candidate_moves(view, memory, random.Random(0))) < 2:
             continue
         action, searched = archivist.search(view, memory, random.Random(0), 10.0, rounds)
@@ -135,7 +135,7 @@ def test_the_search_stops_after_its_rounds(rounds):
 
 
 def test_a_budget_of_nothing_searches_no_world():
-    for state, view, memory in searched_positions(4, 14, every=4):
+    for _state, view, memory in searched_positions(4, 14, every=4):
         action, searched = archivist.search(view, memory, random.Random(0), 0.0)
         assert searched == 0 and action in view["legal_actions"]
 
@@ -152,10 +152,11 @@ def test_x77_what_the_seat_cannot_know_changes_no_search(players, seed, options)
         redrawn = E.redraw_hidden(state, seat, random.Random(probed))
         assert E.view(redrawn, seat) == view
 
-        def choice(seen):
-            return archivist.decide(seen, copy.deepcopy(memory), random.Random(5), rounds=2)
-
-        assert choice(view) == choice(E.view(redrawn, seat))
+        choices = [
+            archivist.decide(seen, copy.deepcopy(memory), random.Random(5), rounds=2)
+            for seen in (view, E.view(redrawn, seat))
+        ]
+        assert choices[0] == choices[1]
         probed += 1
         if probed == 4:
             break
