@@ -8,8 +8,9 @@ location's effect) is the Greedy's. For a searched decision:
    first; for the draft, which the Greedy plays at random, every library offered);
 2. until the CPU budget is spent, rounds of: draw one world consistent with the seat's view and
    memory (`determinise`), apply each candidate there and play on with every seat on the Greedy
-   until the horizon (the end of the round; the game's end in solo and in the final round), the
-   same world and the same playout seed for every candidate (common random numbers);
+   to the end of the round (of round 1 from the draft; the game's end from the final round),
+   the same world and the same playout seed for every candidate (common random numbers): whole
+   games are too long to play out more than once or twice within a second;
 3. a playout scores the seat's worth against its best rival, worth as the Greedy reckons it
    (its bookshelf's form with the shaping, plus its hand): in solo the rival is the Public
    Library's inspection; once the game is over, the real totals and a bonus for a win.
@@ -78,7 +79,7 @@ def search(
     limit = ROUND_CAP if rounds is None else rounds
     timed = rounds is None
     me = view["seat"]
-    horizon = max(view["round"], 1) if view["players"] > 1 and not view["final_round"] else math.inf
+    horizon = max(view["round"], 1)  # the draft's playouts see round 1 through
 
     count = len(candidates)
     sums, squares = [0.0] * count, [0.0] * count
