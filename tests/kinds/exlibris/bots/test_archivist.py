@@ -83,21 +83,28 @@ def test_only_decisions_with_nothing_below_them_are_rebuilt():
 # ------------------------------------------------------------------------------ the search
 
 
-def archivist_game(players, seed, variant="standard", options=None, rounds=1):
-    """A whole game with an Archivist (searching `rounds` worlds a decision) at seat 0 and
-    Greedies elsewhere: every action is legal (apply_action refuses anything else)."""
+def archivist_game(players, seed, variant="standard", options=None, rounds=1, every=3):
+    """A whole game with an Archivist at seat 0 and Greedies elsewhere: every action is legal
+    (apply_action refuses anything else). It searches `rounds` worlds at every decision but
+    its placements, where it searches one in `every` (the Greedy's choice for the others) to
+    keep the suite quick."""
     state = E.new_game(players, seed=seed, variant=variant, options=options)
     memories = [bots.new_memory(seat, players) for seat in range(players)]
     rng = random.Random(seed)
-    searched = 0
+    searched = placements = 0
     while E.to_act(state):
         for seat, memory in enumerate(memories):
             bots.observe(memory, {"version": state.version, "events": E.events_for(state, seat)})
         seat = E.to_act(state)[0]
         view = E.view(state, seat)
-        if seat == 0:
+        placing = view["pending"]["kind"] == "place"
+        if seat == 0 and (not placing or placements % every == 0):
             action, worlds = archivist.search(view, memories[0], rng, rounds=rounds)
             searched += worlds
+            placements += placing
+        elif seat == 0:
+            action = archivist.decide(view, memories[0], rng, rounds=0)
+            placements += 1
         else:
             action = bots.choose("greedy", view, memories[seat], rng)
         state = E.apply_action(state, seat, action)
