@@ -8,7 +8,8 @@ location's effect) is the Greedy's. For a searched decision:
    first; for the draft, which the Greedy plays at random, every library offered);
 2. until the CPU budget is spent, rounds of: draw one world consistent with the seat's view and
    memory (`determinise`), apply each candidate there and play on with every seat on the Greedy
-   to the end of the round (of round 1 from the draft; the game's end from the final round),
+   to the end of the round (of round 1 from the draft, of the next round from the solo
+   clean-up; the game's end from the final round),
    the same world and the same playout seed for every candidate (common random numbers): whole
    games are too long to play out more than once or twice within a second;
 3. a playout scores the seat's worth against its best rival, worth as the Greedy reckons it
@@ -79,7 +80,9 @@ def search(
     limit = ROUND_CAP if rounds is None else rounds
     timed = rounds is None
     me = view["seat"]
-    horizon = max(view["round"], 1)  # the draft's playouts see round 1 through
+    # The draft's playouts see round 1 through; the solo clean-up's the round after it, whose
+    # tiles it chooses (X83: the round it ends is over).
+    horizon = max(view["round"], 1) + (view["pending"]["kind"] == "solo_remove")
 
     count = len(candidates)
     sums, squares = [0.0] * count, [0.0] * count
