@@ -12,10 +12,11 @@ sees only its own view and keeps a memory of the events it was shown, as a web p
 A game's win is shared among tied winners (R21: each gets 1/k). Per level: the mean win share per
 game of one player of that level, its Wilson 95% interval (over games, counting a shared win as
 a fraction), and the mean CPU time of that level's decisions (forced ones included). `--budget`
-is the Abbot's CPU seconds per decision.
+is every searching level's CPU seconds per decision (the Abbot's, the Archivist's).
 
     python -m benchmarks.arena --game exlibris --games N [--levels greedy random] [--players 2]
-                               [--variant V] [--difficulty 1 … 7] [--seed K] [--jobs J]
+                               [--variant V] [--difficulty 1 … 7] [--budget S] [--seed K]
+                               [--jobs J]
 
 Ex Libris (`games.kinds.exlibris.bots`) is played the same way, with its variants (`--variant`)
 and each level's mean final total beside its win rate. `--players 1` plays solo games of the
@@ -135,9 +136,12 @@ def run(games: int, levels: list[str], players: int, budget, edition: str, seed:
 # ------------------------------------------------------------------------------ Ex Libris
 
 
-def play_exlibris(levels: list[str], seed: int, variant: str, options=None, watch=None):
+def play_exlibris(
+    levels: list[str], seed: int, variant: str, options=None, watch=None, budget=None
+):
     """One Ex Libris game, seat s played by a bot of `levels[s]` from its own view and memory
-    (`watch(state, seat, view, action)` sees each decision first). Returns the final state and
+    (`watch(state, seat, view, action)` sees each decision first; `budget`: a searching level's
+    CPU seconds per decision, None for its default). Returns the final state and
     {level: [decisions, CPU seconds, the longest decision's CPU seconds]}."""
     n = len(levels)
     state = exlibris.new_game(n, seed=seed, variant=variant, options=options)
@@ -154,7 +158,9 @@ def play_exlibris(levels: list[str], seed: int, variant: str, options=None, watc
         seat = seats[0]
         view = exlibris.view(state, seat)
         start = time.process_time()
-        action = exlibris_bots.choose(levels[seat], view, memories[seat], rngs[seat])
+        action = exlibris_bots.choose(
+            levels[seat], view, memories[seat], rngs[seat], budget_s=budget
+        )
         spent = time.process_time() - start
         record = timing[levels[seat]]
         record[0], record[1], record[2] = record[0] + 1, record[1] + spent, max(record[2], spent)
@@ -165,10 +171,10 @@ def play_exlibris(levels: list[str], seed: int, variant: str, options=None, watc
 
 def _play_exlibris(task):
     """A game of the lineup rotated by `rotation`: each entry's win share and total, timing."""
-    lineup, rotation, seed, variant, options = task
+    lineup, rotation, seed, variant, options, budget = task
     n = len(lineup)
     levels = [lineup[(seat + rotation) % n] for seat in range(n)]
-    state, timing = play_exlibris(levels, seed, variant, options)
+    state, timing = play_exlibris(levels, seed, variant, options, budget=budget)
     result = exlibris.result(state)
     shares, totals = [0.0] * n, [0] * n
     for seat in result["winners"]:
@@ -186,11 +192,15 @@ def _outcomes(tasks, jobs: int) -> list:
     return [_play_exlibris(task) for task in tasks]
 
 
-def run_exlibris(games: int, levels: list[str], players: int, variant: str, seed: int, jobs: int):
+def run_exlibris(
+    games: int, levels: list[str], players: int, variant: str, seed: int, jobs: int, budget=None
+):
     """Per level of the lineup: its players, win rate with Wilson 95% CI, mean total, decisions,
     CPU ms per decision (mean and longest)."""
     lineup = lineup_of(levels, players)
-    tasks = [(lineup, g % players, seed + g // players, variant, None) for g in range(games)]
+    tasks = [
+        (lineup, g % players, seed + g // players, variant, None, budget) for g in range(games)
+    ]
     wins = {level: 0.0 for level in lineup}
     points = {level: 0 for level in lineup}
     timing = {level: [0, 0.0, 0.0] for level in lineup}
@@ -222,14 +232,16 @@ def run_exlibris(games: int, levels: list[str], players: int, variant: str, seed
     return rows
 
 
-def solo_exlibris(games: int, level: str, difficulties, variant: str, seed: int, jobs: int):
+def solo_exlibris(
+    games: int, level: str, difficulties, variant: str, seed: int, jobs: int, budget=None
+):
     """Per solo difficulty (X85): the level's mean total, its wins against the Public Library
     (X84) with Wilson 95% CI, the Public Library's mean total, CPU ms per decision (mean and
     longest)."""
     rows = []
     for difficulty in difficulties:
         options = {"difficulty": difficulty}
-        tasks = [([level], 0, seed + g, variant, options) for g in range(games)]
+        tasks = [([level], 0, seed + g, variant, options, budget) for g in range(games)]
         outcomes = _outcomes(tasks, jobs)
         wins = sum(shares[0] for shares, *_ in outcomes)
         count = sum(timing[level][0] for *_, timing in outcomes)
@@ -261,10 +273,14 @@ def main_exlibris(args) -> None:
     unknown = [level for level in levels if level not in exlibris_bots.LEVELS]
     if unknown:
         raise SystemExit(f"Ex Libris bot levels are {', '.join(exlibris_bots.LEVELS)}")
+    budget = args.budget if args.budget is not None else exlibris_bots.ARCHIVIST_BUDGET_S
+    searching = f", Archivist budget {budget:g} s/decision" if "archivist" in levels else ""
     if args.players == 1:
         variant = "friendly" if "friendly" in args.variant.split("+") else "standard"
-        print(f"{args.games} solo games per difficulty: {levels[0]}, {variant}")
-        rows = solo_exlibris(args.games, levels[0], args.difficulty, variant, args.seed, args.jobs)
+        print(f"{args.games} solo games per difficulty: {levels[0]}, {variant}{searching}")
+        rows = solo_exlibris(
+            args.games, levels[0], args.difficulty, variant, args.seed, args.jobs, budget
+        )
         print(SOLO_HEADER)
         for row in rows:
             low, high = row["ci95"]
@@ -275,8 +291,13 @@ def main_exlibris(args) -> None:
             )
         return
     lineup = lineup_of(levels, args.players)
-    print(f"{args.games} games, {args.players} players: {' / '.join(lineup)}, {args.variant}")
-    rows = run_exlibris(args.games, levels, args.players, args.variant, args.seed, args.jobs)
+    print(
+        f"{args.games} games, {args.players} players: {' / '.join(lineup)}, {args.variant}"
+        f"{searching}"
+    )
+    rows = run_exlibris(
+        args.games, levels, args.players, args.variant, args.seed, args.jobs, budget
+    )
     print(EXLIBRIS_HEADER)
     for row in rows:
         low, high = row["ci95"]
@@ -295,7 +316,9 @@ def main() -> None:
         "--levels", nargs="+", choices=[*bots.LEVELS, *exlibris_bots.LEVELS], default=None
     )
     parser.add_argument("--players", type=int, default=2, choices=[1, 2, 3, 4])
-    parser.add_argument("--budget", type=float, default=None, help="Abbot CPU s per decision")
+    parser.add_argument(
+        "--budget", type=float, default=None, help="a searching level's CPU s per decision"
+    )
     parser.add_argument("--edition", default="biblios", choices=biblios.VARIANTS)
     parser.add_argument("--variant", default="standard", choices=exlibris.VARIANTS)
     parser.add_argument(

@@ -2,7 +2,8 @@
 
 A view shows the whole discard pile in multiplayer (X30) but only its top card in solo (X83),
 where that pile is the Public Library the player must beat (X84). `observe` keeps the cards the
-seat's events showed going there, so the Greedy can weigh the Prominent contest against it.
+seat's events showed going there, so the Greedy can weigh the Prominent contest against it, and
+the slot a Ghost last went to share (X60), which no view shows, for the Archivist's worlds.
 Memory is plain JSON data, built from the seat's own views only.
 """
 
@@ -12,7 +13,7 @@ DISCARD_EVENTS = ("solo_discard", "tile_cleared", "discarded")
 
 
 def new_memory(seat: int, players: int) -> dict:
-    return {"seat": seat, "players": players, "version": -1, "discarded": []}
+    return {"seat": seat, "players": players, "version": -1, "discarded": [], "ghost_shares": {}}
 
 
 def observe(memory: dict, view: dict) -> dict:
@@ -24,6 +25,10 @@ def observe(memory: dict, view: dict) -> dict:
         if event["type"] in DISCARD_EVENTS:
             cards = event.get("cards") or [event.get("card")]
             memory["discarded"] = [*memory["discarded"], *filter(None, cards)]
+        elif event["type"] == "placed" and event.get("share"):  # X60: where a Ghost shares
+            shares = {**memory.get("ghost_shares", {})}
+            shares[str(event["seat"])] = [event["target"], event["slot"]]
+            memory["ghost_shares"] = shares
     return memory
 
 

@@ -167,11 +167,13 @@ class Outlook:
         kept = self.hand_value(card)
         return (max(kept, self.gain(card)) if shelvable else kept) + self.library_gain(card)
 
+    draw_samples = DRAW_SAMPLES
+
     def draw_value(self) -> float:
         """A blind draw: the mean worth in hand of a few cards this seat has not seen."""
         if self._draw_value is None:
             unseen = sorted(set(CARD_IDS) - seen_cards(self.view))
-            sample = self.rng.sample(unseen, min(DRAW_SAMPLES, len(unseen)))
+            sample = self.rng.sample(unseen, min(self.draw_samples, len(unseen)))
             values = [self.hand_value(card) for card in sample]
             self._draw_value = sum(values) / len(values) if values else 0.0
         return self._draw_value
