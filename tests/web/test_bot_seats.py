@@ -55,6 +55,7 @@ def bot_lists(page: str) -> dict[str, list[str]]:
                 "exlibris": [
                     "Random bot: plays at random.",
                     "Greedy bot: takes the best move in sight.",
+                    "Archivist bot: thinks ahead.",
                 ],
             },
         ),
