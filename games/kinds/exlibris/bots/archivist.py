@@ -9,9 +9,9 @@ location's effect) is the Greedy's. For a searched decision:
 2. until the CPU budget is spent, rounds of: draw one world consistent with the seat's view and
    memory (`determinise`), apply each candidate there and play on with every seat on the Greedy
    to the end of the round (of round 1 from the draft, of the next round from the solo
-   clean-up; the game's end from the final round),
-   the same world and the same playout seed for every candidate (common random numbers): whole
-   games are too long to play out more than once or twice within a second;
+   clean-up; the game's end from the final round), the same world and the same playout seed
+   for every candidate (common random numbers): whole games are too long to play out more than
+   once or twice within a second;
 3. a playout scores the seat's worth against its best rival, worth as the Greedy reckons it
    (its bookshelf's form with the shaping, plus its hand): in solo the rival is the Public
    Library's inspection; once the game is over, the real totals and a bonus for a win.
