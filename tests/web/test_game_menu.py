@@ -103,7 +103,7 @@ def test_the_boxes_and_each_seats_bots_follow_the_menus_order(users, clients):
         assert select.children[0].attrs["value"] == "", "open for a player, whichever game"
         assert groups(select) == [
             ("Biblios", ["novice", "scholar", "abbot"]),
-            ("Ex Libris", ["random", "greedy"]),
+            ("Ex Libris", ["random", "greedy", "archivist"]),
         ]
 
 

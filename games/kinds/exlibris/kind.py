@@ -28,7 +28,7 @@ KIND = GameKind(
         BotLevel("greedy", pgettext_lazy("bot level", "Greedy"), BEST_IN_SIGHT, rating=1500.0),
         # The searching level: a guess, as Biblios' Abbot's, 200 over the Greedy it improves on;
         # it wins 78% of 100 heads-up games against it at a tenth of the site's budget (a 220
-        # gap by Elo's curve) and 55% of 40 against three Greedies (docs/exlibris.md).
+        # gap by Elo's curve) and 58% of 100 against three Greedies (docs/exlibris.md).
         BotLevel("archivist", pgettext_lazy("bot level", "Archivist"), THINKS_AHEAD, rating=1700.0),
     ),
     stand_in=bots.STAND_IN,

@@ -9,9 +9,9 @@ location's effect) is the Greedy's. For a searched decision:
 2. until the CPU budget is spent, rounds of: draw one world consistent with the seat's view and
    memory (`determinise`), apply each candidate there and play on with every seat on the Greedy
    to the end of the round (of round 1 from the draft, of the next round from the solo
-   clean-up; the game's end from the final round),
-   the same world and the same playout seed for every candidate (common random numbers): whole
-   games are too long to play out more than once or twice within a second;
+   clean-up; the game's end from the final round), the same world and the same playout seed
+   for every candidate (common random numbers): whole games are too long to play out more than
+   once or twice within a second;
 3. a playout scores the seat's worth against its best rival, worth as the Greedy reckons it
    (its bookshelf's form with the shaping, plus its hand): in solo the rival is the Public
    Library's inspection; once the game is over, the real totals and a bonus for a win.
@@ -89,7 +89,9 @@ def search(
     alive = list(range(1, count))
     done = 0
     while alive and done < limit and not (timed and time.process_time() >= deadline):
-        world = determinise(view, memory, rng)
+        world = sampled_world(view, memory, rng)
+        if world is None:
+            break  # plays the Greedy's move, or what the worlds so far said
         seed = rng.getrandbits(64)
         base = playout(engine.apply_action(world, me, candidates[0]), me, horizon, seed)
         diffs = {}
@@ -107,6 +109,15 @@ def search(
         if done % PRUNE_EVERY == 0:
             alive = [i for i in alive if _bound(sums[i], squares[i], done, PRUNE_Z) > 0]
     return candidates[confident_best(sums, squares, done, range(1, count))], done
+
+
+def sampled_world(view: dict, memory: dict | None, rng: random.Random):
+    """A world for the search, or None should the view and memory disagree on the cards
+    (the tests find no such view; a seat at a live table must still get a move)."""
+    try:
+        return determinise(view, memory, rng)
+    except (AssertionError, IndexError, KeyError, ValueError):
+        return None
 
 
 def confident_best(sums: list, squares: list, rounds: int, moves) -> int:

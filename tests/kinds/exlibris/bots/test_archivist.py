@@ -176,3 +176,18 @@ def test_confident_best_keeps_the_greedy_move_unless_another_is_clearly_better()
     assert archivist.confident_best(sums, squares, 10, [1, 2]) == 1
     assert archivist.confident_best(sums, squares, 10, [2]) == 0
     assert archivist.confident_best(sums, squares, 1, [1, 2]) == 0
+
+
+def test_a_view_its_memory_contradicts_gets_the_greedy_move():
+    """A memory that claims a card the view shows elsewhere cannot be dealt from: no world, and
+    the Greedy's move, not an error, at a live table."""
+    for _state, view, memory in searched_positions(1, 15, options={"difficulty": 2}, every=3):
+        if view["pending"]["kind"] != "place" or view["discard_size"] < 2:
+            continue
+        broken = copy.deepcopy(view)
+        broken["discard_size"] = 200  # more cards than the game has
+        action, searched = archivist.search(broken, memory, random.Random(0), rounds=3)
+        assert searched == 0
+        assert action == archivist.candidate_moves(broken, memory, random.Random(0))[0]
+        return
+    raise AssertionError("no solo placement with a Public Library")
