@@ -75,7 +75,8 @@ class GameKind:
       for `budget_s` CPU seconds, or exactly `rounds` rounds when given (the same choice every
       time, which tests and analyses need); the others ignore both. `stand_in` is the level that
       plays a turn whose time ran out and a seat its player left (it must always find a legal
-      move).
+      move). `default_bot` is the level a table offers first: the strongest that plays every
+      variant and solo, so that a new player meets a real opponent.
     - `parse_action(data)`: the engine action a board form posted (a QueryDict), or
       `ActionInputError` with a message for the player.
     - `presenter`: a module with `view_context(game, view, names, *, connected=None) -> dict`,
@@ -113,6 +114,7 @@ class GameKind:
     options_form: Callable[..., Any]
     bot_levels: tuple[BotLevel, ...]
     stand_in: str
+    default_bot: str
     bots: ModuleType
     parse_action: Callable[[Mapping], dict]
     presenter: ModuleType
@@ -139,6 +141,13 @@ class GameKind:
 
     def bot_rating(self, level: str) -> float | None:
         return next((b.rating for b in self.bot_levels if b.slug == level), None)
+
+    @property
+    def offered_bots(self) -> tuple[BotLevel, ...]:
+        """The levels in the order a table offers them: `default_bot` first, then the others
+        from the weakest up."""
+        default = tuple(level for level in self.bot_levels if level.slug == self.default_bot)
+        return default + tuple(level for level in self.bot_levels if level not in default)
 
     @property
     def bot_level_slugs(self) -> tuple[str, ...]:

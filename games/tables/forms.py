@@ -83,8 +83,14 @@ def seat_choices() -> list:
 
 
 def _bot_choices(kind: registry.GameKind) -> list[tuple[str, str]]:
+    """The kind's levels as a table offers them, the default one marked."""
+    recommended, plain = gettext("%(level)s bot (recommended)"), gettext("%(level)s bot")
     return [
-        (level.slug, gettext("%(level)s bot") % {"level": level.label}) for level in kind.bot_levels
+        (
+            level.slug,
+            (recommended if level.slug == kind.default_bot else plain) % {"level": level.label},
+        )
+        for level in kind.offered_bots
     ]
 
 

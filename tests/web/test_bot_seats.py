@@ -48,14 +48,14 @@ def bot_lists(page: str) -> dict[str, list[str]]:
             "en",
             {
                 "biblios": [
+                    "Abbot bot: thinks ahead.",
                     "Novice bot: plays at random.",
                     "Scholar bot: takes the best move in sight.",
-                    "Abbot bot: thinks ahead.",
                 ],
                 "exlibris": [
+                    "Archivist bot: thinks ahead.",
                     "Random bot: plays at random.",
                     "Greedy bot: takes the best move in sight.",
-                    "Archivist bot: thinks ahead.",
                 ],
             },
         ),
@@ -73,7 +73,7 @@ def test_the_create_form_says_in_a_line_what_each_bot_is_like(users, language, e
     assert list(lists) == [kind.slug for kind in kinds]
     for kind in kinds:
         assert len(lists[kind.slug]) == len(kind.bot_levels)
-        for line, level in zip(lists[kind.slug], kind.bot_levels, strict=True):
+        for line, level in zip(lists[kind.slug], kind.offered_bots, strict=True):
             with translation.override(language):
                 label, description = str(level.label), str(level.description)
             with translation.override("en"):
@@ -82,6 +82,40 @@ def test_the_create_form_says_in_a_line_what_each_bot_is_like(users, language, e
             assert (description == english) == (language == "en"), "a line left untranslated"
     if expected:
         assert lists == expected
+
+
+def seat_menu(page: str) -> dict[str, list[tuple[str, str]]]:
+    """The first seat menu's bot entries (value, text) per game, in their order."""
+    menu = re.search(r'<select name="seat_2".*?</select>', page, re.S).group(0)
+    return {
+        kind: re.findall(r'<option value="(\w+)">([^<]*)</option>', group)
+        for kind, group in re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', menu, re.S)
+    }
+
+
+@pytest.mark.parametrize(
+    ("language", "recommended"),
+    [
+        ("en", "Archivist bot (recommended)"),
+        ("fr", "Bot Archiviste (recommandé)"),
+        ("es", "Bot Archivero (recomendado)"),
+    ],
+)
+def test_a_table_offers_the_searching_bot_first_and_says_so(users, language, recommended):
+    """The level each game offers by default (its `default_bot`, the one that thinks ahead)
+    comes first in every seat's menu, marked, and the others follow from the weakest up."""
+    browser = Client(headers={"accept-language": language})
+    browser.force_login(users[0])
+    menus = seat_menu(browser.get("/").content.decode())
+    assert {name: [value for value, _ in entries] for name, entries in menus.items()} == {
+        "Biblios": ["abbot", "novice", "scholar"],
+        "Ex Libris": ["archivist", "random", "greedy"],
+    }
+    assert menus["Ex Libris"][0][1] == recommended
+    assert all("(" not in label for _, label in menus["Ex Libris"][1:])
+    for kind in registry.kinds():
+        assert kind.default_bot == kind.offered_bots[0].slug
+        assert kind.offered_bots[0].description == registry.THINKS_AHEAD
 
 
 def test_two_bots_of_one_level_have_names_of_their_own_a_lone_one_keeps_its_plain_name(users):

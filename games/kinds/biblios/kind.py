@@ -30,6 +30,7 @@ KIND = GameKind(
         BotLevel("abbot", pgettext_lazy("bot level", "Abbot"), THINKS_AHEAD, rating=1700.0),
     ),
     stand_in="scholar",
+    default_bot="abbot",
     bots=bots,
     parse_action=forms.parse_action,
     presenter=presenter,

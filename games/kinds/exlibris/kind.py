@@ -32,6 +32,7 @@ KIND = GameKind(
         BotLevel("archivist", pgettext_lazy("bot level", "Archivist"), THINKS_AHEAD, rating=1700.0),
     ),
     stand_in=bots.STAND_IN,
+    default_bot="archivist",
     bots=bots,
     parse_action=forms.parse_action,
     presenter=presenter,

@@ -12,6 +12,7 @@ KIND = GameKind(
     options_form=forms.OptionsForm,
     bot_levels=(BotLevel("random", "Random"),),
     stand_in="random",
+    default_bot="random",
     bots=bots,
     parse_action=forms.parse_action,
     presenter=presenter,
