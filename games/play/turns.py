@@ -15,6 +15,10 @@ Why this shape:
   version it read (Abbot may think for a second: no row stays locked meanwhile); then
   `services.play_due_turn` locks the row and applies the move only if that version is still
   current and the move still due, so exactly one move applies and the other workers are refused.
+- Bots think off daphne's event loop: a poll runs in a thread of its own (`run_forever`), so
+  the loop keeps serving requests and pushes while a searching bot spends its budget. A process
+  thinks for one bot at a time (a poll plays its due games in turn), which bounds the CPU bots
+  take from the players' requests; more processes think for more tables at once.
 - Moves go through the service layer like people's: same checks, Move log, broadcast after commit.
 - Honest bots: the bot sees its seat's view, and its memory is rebuilt from the events its seat
   was shown at each step of the move log (`selectors.game_steps`, the engine's per-seat filter);
