@@ -39,18 +39,18 @@ PURE_TESTS = (
     "kinds/test_engine_purity.py",
 )
 SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client"}
-# How pages look in a browser (layout at each width, contrast, console, weight, motion,
-# screenshots, the Content-Security-Policy their markup runs under, the installable app's
-# manifest and service worker), and what a kind's board draws from its views (Ex Libris'
-# regions, decisions, games through its buttons, names, rules page, weight; Biblios' card faces,
-# banners and charts, games through the pages' forms and the leak scans of every page and
+# How pages look in a browser (layout at each width, contrast, console, weight, motion, screenshots,
+# the Content-Security-Policy their markup runs under, the installable app's manifest and service
+# worker, the replay viewer's steps and layout), and what a kind's board draws from its views (Ex
+# Libris' regions, decisions, games through its buttons, names, rules page, weight; Biblios' card
+# faces, banners and charts, games through the pages' forms and the leak scans of every page and
 # fragment; the lessons of learn-to-play, kept in the session), what each language reads
 # (catalogues, translated pages) and what a notification's text may say, is the same whatever
-# database and channel layer serve them: run once, in `make test`, as do the response headers,
-# the socket frames' leak scan, and (marked `look` where they stand) the other leak scans of
-# sockets, API boards and replays and the load benchmark's own stepping. The live games (one
-# per pass: tests/browser/test_live_game.py), lost pushes, dropped sockets and every kind's
-# API, socket, turn and history tests run in both passes.
+# database and channel layer serve them: run once, in `make test`, as do the response headers, the
+# socket frames' leak scan, and (marked `look` where they stand) the other leak scans of sockets,
+# API boards and replays and the load benchmark's own stepping. The live games (one per pass:
+# tests/browser/test_live_game.py), lost pushes, dropped sockets and every kind's API, socket, turn
+# and history tests run in both passes.
 LOOK_TESTS = (
     "kinds/exlibris/site/test_board.py",
     "kinds/exlibris/site/test_chart.py",
@@ -85,6 +85,7 @@ LOOK_TESTS = (
     "browser/test_learn.py",
     "browser/test_learn_exlibris.py",
     "browser/test_pwa.py",
+    "browser/test_replay.py",
 )
 
 

@@ -129,14 +129,3 @@ class Board:
 
     async def close(self) -> None:
         await close_all([self.socket])
-
-
-def choose(view: dict, rng) -> dict:
-    """A random legal action, mostly passing on bids and never refusing to pay when one can,
-    so that a game ends in a couple of hundred moves."""
-    legal = view["legal_actions"]
-    passes = [action for action in legal if action["type"] == "pass"]
-    if passes and rng.random() < 0.8:
-        return passes[0]
-    paying = [action for action in legal if action["type"] != "refuse"]
-    return rng.choice(paying or legal)

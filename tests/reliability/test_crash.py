@@ -13,8 +13,8 @@ import pytest
 from benchmarks.client import Http
 from games.models import Game
 from games.moderation import services as moderation
-from tests.play import seated_users, started_game
-from tests.reliability.conftest import TIMEOUT, Board, choose, post_action, token
+from tests.play import choose_quickly, seated_users, started_game
+from tests.reliability.conftest import TIMEOUT, Board, post_action, token
 
 
 def assert_log_is_the_state(game: Game, first_version: int) -> None:
@@ -41,7 +41,7 @@ def test_sigkill_with_moves_in_flight_loses_nothing_and_the_game_finishes(site, 
         boards = await open_boards()
         actor = boards[0].latest["view"]["to_act"][0]
         view = boards[actor].latest["view"]
-        action = choose(view, rng)
+        action = choose_quickly(view, rng)
         posted = asyncio.ensure_future(
             post_action(url, game.pk, tokens[actor], view["version"], action)
         )
@@ -83,7 +83,7 @@ def test_sigkill_with_moves_in_flight_loses_nothing_and_the_game_finishes(site, 
                 "POST",
                 f"/api/games/{game.pk}/actions",
                 tokens[actor],
-                {"version": mine["version"], "action": choose(mine, rng)},
+                {"version": mine["version"], "action": choose_quickly(mine, rng)},
             )
             assert status == 200, answer
         for board in boards:

@@ -21,8 +21,8 @@ from accounts.models import ApiToken
 from benchmarks.site import ROOT
 from biblios_site import overload
 from games.models import Game, Move
-from tests.play import play_to_end, seated_users, started_game
-from tests.reliability.conftest import Http, choose, database_url, token
+from tests.play import choose_quickly, play_to_end, seated_users, started_game
+from tests.reliability.conftest import Http, database_url, token
 
 LOCKED = OperationalError("database is locked")
 
@@ -357,7 +357,7 @@ def test_a_flood_of_page_reads_from_one_address_leaves_other_players_moving(site
                 view = answer["view"] if read == 200 else None
             move = (503, None, None)
             if view:
-                body = {"version": view["version"], "action": choose(view, rng)}
+                body = {"version": view["version"], "action": choose_quickly(view, rng)}
                 move = await players[seat].request("POST", f"{board}/actions", tokens[seat], body)
             answers.append((read, move[0], time.monotonic() - started))
         stop.set()

@@ -15,9 +15,9 @@ import pytest
 from games.models import Game
 from games.moderation import services as moderation
 from games.play import services
+from tests.play import choose_quickly
 from tests.reliability.conftest import (  # noqa: F401  (site: the workers fixture)
     Board,
-    choose,
     post_action,
     site,
     token,
@@ -107,7 +107,7 @@ def test_a_person_plays_a_bot_live_the_bots_moves_arrive_on_the_socket(daphne, d
                     return frame
                 acted = frame["version"]
                 status, answer = await post_action(
-                    workers.urls[0], game.pk, raw_token, acted, choose(frame["view"], rng)
+                    workers.urls[0], game.pk, raw_token, acted, choose_quickly(frame["view"], rng)
                 )
                 assert status == 200, answer
         finally:

@@ -105,7 +105,7 @@ def test_tables_of_searching_bots_play_to_the_end_on_one_worker(site, django_use
         for number, (kind, variant, players) in enumerate(tables)
     ]
     raw_token = token(watcher)
-    workers = site(1, BOT_MOVE_DELAY_S="0", BOT_BUDGET_S="0.01", TURN_WORKER_POLL_S="0.05")
+    workers = site(1, BOT_MOVE_DELAY_S="0", BOT_BUDGET_S="0.003", TURN_WORKER_POLL_S="0.05")
     url = workers.urls[0]
 
     async def scenario():

@@ -102,8 +102,8 @@ def test_the_boxes_and_each_seats_bots_follow_the_menus_order(users, clients):
         select = the_select(root, f"seat_{seat}")
         assert select.children[0].attrs["value"] == "", "open for a player, whichever game"
         assert groups(select) == [
-            ("Biblios", ["novice", "scholar", "abbot"]),
-            ("Ex Libris", ["random", "greedy", "archivist"]),
+            ("Biblios", ["abbot", "novice", "scholar"]),
+            ("Ex Libris", ["archivist", "random", "greedy"]),
         ]
 
 
@@ -142,7 +142,7 @@ def test_with_one_live_game_the_menu_is_its_variants_beside_a_hidden_kind(
     assert {option.attrs["data-player-counts"] for option in options} == {"2 3 4"}
     assert "selected" in options[0].attrs
     seat = the_select(root, "seat_2")
-    assert [option.attrs["value"] for option in seat.children] == ["", "novice", "scholar", "abbot"]
+    assert [option.attrs["value"] for option in seat.children] == ["", "abbot", "novice", "scholar"]
 
 
 # ------------------------------------------------------------------------------ posting
