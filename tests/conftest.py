@@ -48,9 +48,10 @@ SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client
 # (catalogues, translated pages) and what a notification's text may say, is the same whatever
 # database and channel layer serve them: run once, in `make test`, as do the response headers, the
 # socket frames' leak scan, and (marked `look` where they stand) the other leak scans of sockets,
-# API boards and replays and the load benchmark's own stepping. The live games (one per pass:
-# tests/browser/test_live_game.py), lost pushes, dropped sockets and every kind's API, socket, turn
-# and history tests run in both passes.
+# API boards and replays and the load benchmark's own stepping. Lost pushes, dropped sockets and
+# every kind's API, socket, turn and history tests run in both passes; the whole games of the
+# live browsers, of the API and of the searching bots share their cases between the two
+# (tests/passes.py).
 LOOK_TESTS = (
     "kinds/exlibris/site/test_board.py",
     "kinds/exlibris/site/test_chart.py",

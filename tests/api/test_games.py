@@ -10,6 +10,7 @@ from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import CARD_IDS
 from games.models import Game, Move
 from games.play import services
+from tests.passes import half_per_pass
 
 from .conftest import ApiClient, new_table, snapshot, started_table
 
@@ -54,7 +55,8 @@ def move(player: ApiClient, game_id: int, rng: random.Random):
 
 @pytest.mark.parametrize(
     ("num_players", "variant"),
-    [(2, "biblios"), (3, "scripts_and_scribes"), (4, "biblios")],
+    # Each pass of .ci/run plays half of the games (tests.passes).
+    half_per_pass([(2, "biblios"), (3, "scripts_and_scribes"), (4, "biblios")]),
 )
 def test_a_whole_game_is_played_through_the_api_only(players, num_players, variant):
     rng = random.Random(num_players)

@@ -9,9 +9,9 @@ walks through the site's pages, and nothing any page loads may come from outside
 from urllib.parse import urldefrag, urlsplit
 
 import pytest
-from django.conf import settings
 
 from tests.browser.players import DESKTOP, PHONE, play_moves, seat_a_table, unique_tag
+from tests.passes import half_per_pass
 
 pytestmark = pytest.mark.slow(seconds=60)  # a whole game each (tests/conftest.py)
 
@@ -24,10 +24,8 @@ MAX_PAGES = 40
 # embedded default's in-memory channel layer, two people, the one on the phone by keyboard alone;
 # on Redis (the services pass, the production shape), three, every move pushed to three browsers
 # through it. Both games in both passes took three of CI's fifteen minutes.
-GAMES = (
-    [pytest.param(3, False, id="3p-phone")]
-    if settings.REDIS_URL
-    else [pytest.param(2, True, id="2p-keyboard-phone")]
+GAMES = half_per_pass(
+    [pytest.param(2, True, id="2p-keyboard-phone"), pytest.param(3, False, id="3p-phone")]
 )
 
 

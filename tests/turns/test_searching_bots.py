@@ -7,23 +7,22 @@ ends, the log is the truth, each watcher's last board is the end (no push lost) 
 fresh one, and the worker keeps answering requests while its bots think (bots think off
 daphne's event loop).
 
-Each pass of .ci/run plays half of the tables, as the live browser games share theirs
-(tests/browser/test_live_game.py): every other one on the embedded default's in-memory channel
-layer, the rest on PostgreSQL and Redis (the services pass), so that together they play every
-variant and solo at the cost of one pass.
+Each pass of .ci/run plays half of the tables (`tests.passes`): every other one on the embedded
+default's in-memory channel layer, the rest on PostgreSQL and Redis, so that together they play
+every variant and solo at the cost of one pass.
 """
 
 import asyncio
 import time
 
 import pytest
-from django.conf import settings
 
 from benchmarks.client import Http
 from games.kinds import registry
 from games.models import Game, Move, Seat
 from games.moderation import services as moderation
 from games.play import services
+from tests.passes import half_per_pass
 from tests.reliability.conftest import Board, site, token  # noqa: F401  (site: a fixture)
 from tests.turns.helpers import bot_table
 
@@ -42,9 +41,6 @@ def searching_tables():
             yield kind, variant.slug, max(kind.player_counts)
         if 1 in kind.player_counts:
             yield kind, kind.default_variant, 1
-
-
-THIS_PASS = 1 if settings.REDIS_URL else 0  # which half of the tables this pass plays
 
 
 def searching_bots_only(host, kind, variant: str, players: int, seed: int) -> Game:
@@ -99,7 +95,7 @@ async def probe(url: str, game_id: int, raw_token: str, done: asyncio.Event) -> 
 def test_tables_of_searching_bots_play_to_the_end_on_one_worker(site, django_user_model):  # noqa: F811
     host = django_user_model.objects.create_user("host", password="x")
     watcher = django_user_model.objects.create_user("watcher", password="x")
-    tables = list(searching_tables())[THIS_PASS::2]
+    tables = half_per_pass(list(searching_tables()))
     games = [
         searching_bots_only(host, kind, variant, players, seed=11 + number)
         for number, (kind, variant, players) in enumerate(tables)

@@ -21,6 +21,7 @@ from tests.kinds.exlibris.site.doors import (
     state_of,
 )
 from tests.kinds.exlibris.site.helpers import Knowledge
+from tests.passes import half_per_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -52,13 +53,15 @@ def snapshot(game_id: int) -> tuple:
 
 @pytest.mark.parametrize(
     ("num_players", "bots", "variant"),
-    [
-        (1, [], "standard"),
-        (2, [], "friendly"),
-        (3, ["random"], "standard"),
-        (4, ["greedy", "random"], "beginner"),
-    ],
-    ids=["solo", "2-people", "3-one-bot", "4-two-bots"],
+    # Each pass of .ci/run plays half of the games (tests.passes).
+    half_per_pass(
+        [
+            pytest.param(1, [], "standard", id="solo"),
+            pytest.param(2, [], "friendly", id="2-people"),
+            pytest.param(3, ["random"], "standard", id="3-one-bot"),
+            pytest.param(4, ["greedy", "random"], "beginner", id="4-two-bots"),
+        ]
+    ),
 )
 @pytest.mark.slow(seconds=5)  # a whole game, every step checked against the engine
 def test_a_whole_game_is_played_through_the_api_only(clients, num_players, bots, variant):
