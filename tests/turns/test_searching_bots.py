@@ -26,7 +26,7 @@ from tests.passes import half_per_pass
 from tests.reliability.conftest import Board, site, token  # noqa: F401  (site: a fixture)
 from tests.turns.helpers import bot_table
 
-pytestmark = pytest.mark.slow(seconds=50)
+pytestmark = pytest.mark.slow(seconds=90)  # half the tables took 89 s beside other tests
 
 GAME_TIMEOUT = 400  # seconds for all the tables together; only reached when one stalls
 PROBE_EVERY = 0.25  # seconds between the requests that check the worker answers
