@@ -19,9 +19,10 @@ import pytest
 from django.conf import settings
 
 from benchmarks.site import ROOT
+from tests.passes import SERVICES_PASS
 from tests.reliability.conftest import database_url
 
-LONG = bool(settings.REDIS_URL)  # several workers need Redis to share their hints
+LONG = SERVICES_PASS  # several workers need Redis to share their hints
 GAMES, WORKERS, SECONDS, INTERVAL = (40, 2, 180, 4.0) if LONG else (24, 1, 45, 3.0)
 # Above the allocator's noise: a worker's RSS moves by ~1 MiB in all over the second half
 # whatever the number of games (200 games: 4-6 KiB each), so 8 games once went over this bound
