@@ -34,6 +34,7 @@ PURE_TESTS = (
     "kinds/exlibris/engine",
     "kinds/exlibris/bots",
     "kinds/test_conformance.py",
+    "kinds/test_review.py",
     "kinds/test_golden.py",
     "kinds/test_one_fold.py",
     "kinds/test_engine_purity.py",

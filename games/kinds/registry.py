@@ -53,6 +53,29 @@ class BotLevel:
 
 
 @dataclass(frozen=True)
+class Reviewer:
+    """How a review of a finished game (`games.analysis`) grades this game's decisions, its
+    rule and its means together.
+
+    - `measure`: what the expected results are, as the review page names them ("expected
+      place"); `lower_is_better` says which way is better.
+    - `thresholds`: the loss (in the measure's units) from which a move is an inaccuracy, a
+      mistake, a blunder; below the first it is good (or the best found).
+    - `moves(view, memory, rng)`: the moves worth comparing at the decision of `view`'s seat,
+      the strongest bot's first idea first; [] for a decision the review does not grade.
+    - `results(view, memory, actions, rng, rounds)`: per action, the seat's result in each of
+      `rounds` worlds sampled from the view and memory alone (the same worlds for every action),
+      so that a grade reads what the mover knew, never the cards they could not see.
+    """
+
+    measure: Any  # a lazy translation
+    lower_is_better: bool
+    thresholds: tuple[float, float, float]
+    moves: Callable[..., list[dict]]
+    results: Callable[..., list[list[float]]]
+
+
+@dataclass(frozen=True)
 class GameKind:
     """Everything game-specific the platform asks for, behind one object per game.
 
@@ -102,6 +125,7 @@ class GameKind:
       linked only by the pages that draw its board or cards (game, replay, whole log,
       inspector, lesson: `{% kind_stylesheet game %}`; scoring demo, rules:
       `{% kind_stylesheet kind %}`), so no game carries another's.
+    - `review`: how its decisions are graded (`Reviewer`); None: the kind has no review.
     - `stage`: `ALPHA` keeps a kind being built off the lobby, the API and the pages.
     - `lesson`: the kind's guided first game and scoring demo (`Lesson`, from its `tutorial`
       module), played at /learn/<kind>/ without an account; None: the kind has none yet.
@@ -124,6 +148,7 @@ class GameKind:
     stage: str = LIVE
     stylesheet: str = ""
     lesson: "Lesson | None" = None
+    review: Reviewer | None = None
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -4,12 +4,14 @@ from django.utils.translation import pgettext_lazy
 
 from games.kinds.biblios import bots, forms, presentation, presenter, tutorial
 from games.kinds.biblios import engine as biblios
+from games.kinds.biblios.bots.review import expected_places, review_moves
 from games.kinds.registry import (
     BEST_IN_SIGHT,
     PLAYS_AT_RANDOM,
     THINKS_AHEAD,
     BotLevel,
     GameKind,
+    Reviewer,
     Variant,
 )
 
@@ -39,4 +41,11 @@ KIND = GameKind(
     rules_names=presentation.rules_names,
     stylesheet="biblios/board.css",
     lesson=tutorial.LESSON,
+    review=Reviewer(
+        measure=pgettext_lazy("review", "expected place"),
+        lower_is_better=True,
+        thresholds=(0.1, 0.2, 0.3),
+        moves=review_moves,
+        results=expected_places,
+    ),
 )

@@ -3,12 +3,14 @@
 from django.utils.translation import pgettext_lazy
 
 from games.kinds.exlibris import bots, engine, forms, names, presenter, tutorial
+from games.kinds.exlibris.bots.review import expected_margins, review_moves
 from games.kinds.registry import (
     BEST_IN_SIGHT,
     PLAYS_AT_RANDOM,
     THINKS_AHEAD,
     BotLevel,
     GameKind,
+    Reviewer,
     Variant,
 )
 
@@ -41,4 +43,11 @@ KIND = GameKind(
     rules_names=names.rules_names,
     stylesheet="exlibris/board.css",
     lesson=tutorial.LESSON,
+    review=Reviewer(
+        measure=pgettext_lazy("review", "expected margin in points"),
+        lower_is_better=False,
+        thresholds=(2.0, 4.0, 8.0),
+        moves=review_moves,
+        results=expected_margins,
+    ),
 )

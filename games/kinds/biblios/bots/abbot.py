@@ -74,7 +74,7 @@ def decide(
         return legal[0]
     mine = ABBOT_STYLES[view["num_players"]]
     if view["awaiting"]["step"] not in SEARCHED_STEPS:
-        return _greedy(view, memory, rng, mine)
+        return greedy_move(view, memory, rng, mine)
     candidates = searched_moves(view, memory, rng, mine)
     if len(candidates) == 1:
         return candidates[0]
@@ -160,7 +160,7 @@ def playout_score(state: biblios.State, me: int, public: list, styles=None) -> f
     return share + MARGIN_WEIGHT * margin
 
 
-def _greedy(view: dict, memory: dict | None, rng: random.Random, mine: Style) -> dict:
+def greedy_move(view: dict, memory: dict | None, rng: random.Random, mine: Style) -> dict:
     """The Scholar's choice with the Abbot's weights."""
     return scholar.decide(view, memory, random.Random(rng.getrandbits(64)), mine)
 
@@ -168,7 +168,7 @@ def _greedy(view: dict, memory: dict | None, rng: random.Random, mine: Style) ->
 def searched_moves(view: dict, memory: dict | None, rng: random.Random, mine: Style) -> list[dict]:
     """The moves worth searching, the greedy choice first."""
     legal = view["legal_actions"]
-    first = _greedy(view, memory, rng, mine)
+    first = greedy_move(view, memory, rng, mine)
     step = view["awaiting"]["step"]
     if step in ("pick", "pay"):
         others = [a for a in legal if a["type"] != "refuse"]

@@ -80,9 +80,7 @@ def search(
     limit = ROUND_CAP if rounds is None else rounds
     timed = rounds is None
     me = view["seat"]
-    # The draft's playouts see round 1 through; the solo clean-up's the round after it, whose
-    # tiles it chooses (X83: the round it ends is over).
-    horizon = max(view["round"], 1) + (view["pending"]["kind"] == "solo_remove")
+    horizon = horizon_of(view)
 
     count = len(candidates)
     sums, squares = [0.0] * count, [0.0] * count
@@ -109,6 +107,13 @@ def search(
         if done % PRUNE_EVERY == 0:
             alive = [i for i in alive if _bound(sums[i], squares[i], done, PRUNE_Z) > 0]
     return candidates[confident_best(sums, squares, done, range(1, count))], done
+
+
+def horizon_of(view: dict) -> int:
+    """The last round a playout from this decision sees: the round being played (the draft's,
+    round 1); the solo clean-up's, the round after it, whose tiles it chooses (X83: the round
+    it ends is over)."""
+    return max(view["round"], 1) + (view["pending"]["kind"] == "solo_remove")
 
 
 def sampled_world(view: dict, memory: dict | None, rng: random.Random):
@@ -180,14 +185,14 @@ def _aim(action: dict):
 # ---------------------------------------------------------------------------- playouts
 
 
-def playout(state, me: int, horizon: float, seed: int) -> float:
+def playout(state, me: int, horizon: float, seed: int, win_bonus: float = WIN_BONUS) -> float:
     """Play on with every seat on the Greedy until the round after `horizon` starts or the game
     ends; the seat's score there (`score`)."""
     rng = random.Random(seed)
     while True:
         seats = engine.to_act(state)
         if not seats or state["round"] > horizon:
-            return score(state, me, rng)
+            return score(state, me, rng, win_bonus)
         seat = seats[0]
         view = engine.view(state, seat)
         action = greedy.decide(view, world_memory(state, seat), rng, QuickOutlook)
@@ -201,7 +206,7 @@ def world_memory(state, seat: int) -> dict | None:
     return {"seat": seat, "players": 1, "version": state["version"], "discarded": state["discard"]}
 
 
-def score(state, me: int, rng: random.Random) -> float:
+def score(state, me: int, rng: random.Random, win_bonus: float = WIN_BONUS) -> float:
     """The seat's worth less its best rival's: the totals and a win bonus once the game is
     over; before that, each bookshelf and hand as the Greedy values them, and in solo the
     Public Library's inspection as it stands."""
@@ -215,7 +220,7 @@ def score(state, me: int, rng: random.Random) -> float:
             totals = {row["seat"]: row["total"] for row in result["players"]}
             mine = totals.pop(me)
             rival = max(totals.values())
-        return mine - rival + WIN_BONUS * share
+        return mine - rival + win_bonus * share
     mine = worth(state, me, rng)
     if state["players"] == 1:
         return mine - library_total(state)

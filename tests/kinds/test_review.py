@@ -1,0 +1,142 @@
+"""The review of a game (`games.analysis.review`), for every kind that has one: every graded
+decision names a legal best move and the grade its loss earns, a grade never changes when the
+cards its mover could not know are dealt anew, and one decision reviewed alone gives the answer
+the whole review gave it."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from games.analysis import review
+
+from .conftest import KINDS, play
+
+REVIEWED = {slug: kind for slug, kind in KINDS.items() if kind.review is not None}
+ROUNDS = 2  # sampled worlds per decision: enough to exercise every path, not to judge well
+SAMPLED = 3  # graded decisions checked per game
+
+
+def tables():
+    return [
+        pytest.param(kind, players, id=f"{slug}-{players}p")
+        for slug, kind in REVIEWED.items()
+        for players in kind.engine.PLAYER_COUNTS
+    ]
+
+
+def random_game(kind, players: int):
+    engine = kind.engine
+    state = engine.new_game(players, seed=players, variant=kind.default_variant, options={})
+    return play(engine, state, random.Random(f"review/{players}"))
+
+
+def graded_decisions(kind, players: int, states, moves) -> list[tuple[dict, dict, dict]]:
+    """(view, memory, action made) at each decision the kind grades, each seat's memory built
+    from the events it saw, as the review builds it."""
+    engine, bots = kind.engine, kind.bots
+    memories = [bots.new_memory(seat, players) for seat in range(players)]
+    found = []
+    for index, (seat, action) in enumerate(moves):
+        for reader, memory in enumerate(memories):
+            bots.observe(
+                memory, {"version": index, "events": engine.events_for(states[index], reader)}
+            )
+        view = engine.view(states[index], seat)
+        memory = copy.deepcopy(memories[seat])
+        if kind.review.moves(view, copy.deepcopy(memory), random.Random(0)):
+            found.append((view, memory, action))
+    return found
+
+
+@pytest.mark.parametrize("kind, players", tables())
+def test_a_graded_decision_names_a_legal_best_move_and_the_grade_its_loss_earns(kind, players):
+    states, moves = random_game(kind, players)
+    decisions = graded_decisions(kind, players, states, moves)
+    assert decisions, "a whole game without one decision the review grades"
+    for view, memory, action in random.Random(1).sample(decisions, min(SAMPLED, len(decisions))):
+        found = review.review_decision(kind, view, memory, action, ROUNDS, seed=5)
+        legal = view["legal_actions"]
+        assert found.action == action and found.seat == view["seat"]
+        assert found.best in legal, (found.best, legal)
+        assert found.move == view["version"] + 1
+        assert found.loss >= 0
+        if found.best == action:
+            assert found.loss == 0 and found.grade == "best"
+        else:
+            confident = found.loss - review.CONFIDENCE_Z * found.error
+            assert found.grade == review.grade(confident, kind.review.thresholds)
+        sign = -1 if kind.review.lower_is_better else 1
+        assert sign * (found.best_result - found.made_result) == pytest.approx(found.loss)
+
+
+@pytest.mark.parametrize("kind, players", tables())
+def test_a_grade_does_not_change_when_the_cards_its_mover_could_not_know_are_redrawn(kind, players):
+    """Fairness: a decision is judged from its mover's knowledge, so the review of it is the same
+    in any deal its mover could not tell from the real one (`redraw_hidden`), and from the plain
+    JSON of its view and memory (nothing else rides along with them)."""
+    engine = kind.engine
+    states, moves = random_game(kind, players)
+    by_version = {engine.view(state, None)["version"]: state for state in states}
+    decisions = graded_decisions(kind, players, states, moves)
+    rng = random.Random(2)
+    for view, memory, action in rng.sample(decisions, min(SAMPLED, len(decisions))):
+        state, seat = by_version[view["version"]], view["seat"]
+        redrawn = engine.view(engine.redraw_hidden(state, seat, rng), seat)
+        plain = json.loads(json.dumps(view))
+        found = [
+            review.review_decision(kind, seen, copy.deepcopy(memory), action, ROUNDS, seed=9)
+            for seen in (view, redrawn, plain)
+        ]
+        assert found[0] == found[1] == found[2], view["version"]
+
+
+@pytest.mark.parametrize("slug", ["biblios"])
+def test_the_whole_review_grades_every_decision_in_order_and_sums_each_seat(slug):
+    """A whole heads-up game: the decisions come in the log's order, progress counts up to the
+    decisions with a choice, each seat's counts add up to its graded decisions, and any decision
+    reviewed again alone gives the grade the whole review gave it."""
+    kind = REVIEWED[slug]
+    states, moves = random_game(kind, 2)
+    seen = []
+    found = review.review_game(
+        kind,
+        kind.engine.setup_of(states[0]),
+        moves,
+        2,
+        rounds=1,
+        seed=3,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    numbers = [decision.move for decision in found.decisions]
+    assert numbers == sorted(set(numbers)) and numbers
+    asked = zip(states, moves, strict=False)  # the last state, the end, asks nothing
+    chosen = sum(len(kind.engine.legal_actions(s, seat)) > 1 for s, (seat, _) in asked)
+    assert seen == [(done, chosen) for done in range(1, chosen + 1)]
+    for decision in found.decisions:
+        assert moves[decision.move - 1] == (decision.seat, decision.action)
+    for summary in found.seats:
+        mine = [d for d in found.decisions if d.seat == summary.seat]
+        assert sum(summary.grades.values()) == len(mine)
+        assert 0 <= summary.accuracy <= 100
+    json.dumps(found.as_data())
+    alone = graded_decisions(kind, 2, states, moves)[len(found.decisions) // 2]
+    again = review.review_decision(kind, *alone[:2], alone[2], 1, seed=3)
+    assert again in found.decisions
+
+
+def test_grades_follow_the_thresholds_and_accuracy_falls_with_the_loss():
+    thresholds = (0.1, 0.2, 0.3)
+    losses = (-1, 0, 0.04, 0.05, 0.09, 0.1, 0.2, 0.3, 2)
+    assert [review.grade(loss, thresholds) for loss in losses] == [
+        *["best"] * 3,  # within half an inaccuracy of the best found
+        *["good"] * 2,
+        "inaccuracy",
+        "mistake",
+        *["blunder"] * 2,
+    ]
+    accuracies = [review.move_accuracy(loss, 0.3) for loss in (0, 0.1, 0.3, 1, 10)]
+    assert accuracies == sorted(accuracies, reverse=True)
+    assert accuracies[0] == 100 and accuracies[-1] == 0
+    assert 45 < review.move_accuracy(0.3, 0.3) < 55  # a blunder-sized loss, as Lichess rates one
