@@ -101,6 +101,9 @@ INSTALLED_APPS = [
     "notifications",
     # Browser push subscriptions and sending (VAPID_* below).
     "webpush",
+    # Background jobs stored in the database (TASKS below): game analyses.
+    "django_tasks",
+    "django_tasks_db",
 ]
 
 MIDDLEWARE = [
@@ -315,6 +318,17 @@ TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=0.25)
 BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.8)
 # The CPU seconds a searching bot (any game's) thinks per decision.
 BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)
+
+# Reviews of finished games (games/analysis): jobs in the database, drained by every daphne
+# process beside its turn worker, one at a time each. ANALYSIS_ROUNDS: sampled worlds per
+# decision (docs/review.md: 30 grades 90% of Biblios' decisions alike from one review to the
+# next); ANALYSIS_BUDGET_S: the CPU seconds a job may spend before it is given up;
+# ANALYSIS_QUEUED_PER_USER: the analyses a person may have waiting at once.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["analysis"]}}
+ANALYSIS_ROUNDS = env.int("ANALYSIS_ROUNDS", default=30)
+ANALYSIS_BUDGET_S = env.float("ANALYSIS_BUDGET_S", default=900.0)
+ANALYSIS_QUEUED_PER_USER = env.int("ANALYSIS_QUEUED_PER_USER", default=3)
+ANALYSIS_POLL_S = env.float("ANALYSIS_POLL_S", default=2.0)
 if "ABBOT_BUDGET_S" in env:
     raise ImproperlyConfigured("ABBOT_BUDGET_S is now BOT_BUDGET_S: every searching bot's budget")
 

@@ -389,3 +389,42 @@ class Report(models.Model):
 
     def __str__(self):
         return f"Report {self.pk} on {self.reported_user} in game {self.game_id}"
+
+
+class Analysis(models.Model):
+    """The review of a finished game (`games.analysis`): one per game, asked for by a reader of
+    it, computed in the background and kept. `done` of `total` decisions is its progress."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", pgettext_lazy("analysis status", "Waiting its turn")
+        RUNNING = "running", pgettext_lazy("analysis status", "Analysing")
+        DONE = "done", pgettext_lazy("analysis status", "Done")
+        FAILED = "failed", pgettext_lazy("analysis status", "Could not be finished")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="analyses_requested",
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    rounds = models.PositiveIntegerField(help_text="Sampled worlds per decision.")
+    seed = models.BigIntegerField(default=new_seed)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    cpu_seconds = models.FloatField(default=0.0)
+    failure = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    # Written with every step of progress: a running analysis whose heartbeat stopped lost its
+    # worker (a restart), and is queued again.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self):
+        return f"Analysis of game {self.game_id}: {self.status} ({self.done}/{self.total})"

@@ -42,7 +42,7 @@ class Decision:
     made_result: float  # the expected result of the move made, in the kind's measure
     best_result: float
     loss: float  # how far the move made fell short of the best found (0 or more)
-    error: float  # the standard error of that loss over the sampled worlds
+    error: float | None  # the loss's standard error over the worlds (None from one world)
     grade: str  # of the loss less CONFIDENCE_Z errors
 
 
@@ -132,7 +132,7 @@ def review_decision(
         best_result=means[best],
         loss=loss,
         error=error,
-        grade=grade(loss - CONFIDENCE_Z * error, reviewer.thresholds),
+        grade=grade(loss - CONFIDENCE_Z * (error or 0.0), reviewer.thresholds),
     )
 
 
@@ -169,11 +169,11 @@ def summaries(kind, decisions: list[Decision], players: int) -> list[SeatSummary
     return found
 
 
-def paired_error(first: list[float], second: list[float]) -> float:
-    """The standard error of the mean of first - second, sample by sample."""
+def paired_error(first: list[float], second: list[float]) -> float | None:
+    """The standard error of the mean of first - second, sample by sample (None for one)."""
     count = len(first)
     if count < 2:
-        return math.inf
+        return None
     diffs = [a - b for a, b in zip(first, second, strict=True)]
     mean = sum(diffs) / count
     variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
