@@ -18,6 +18,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from biblios_site import background, overload  # noqa: E402
 from biblios_site.origin import SameOriginValidator  # noqa: E402
 from biblios_site.routing import websocket_urlpatterns  # noqa: E402
+from games.analysis import worker as analysis_worker  # noqa: E402
 from games.play import turns  # noqa: E402
 from notifications import sending  # noqa: E402
 
@@ -30,5 +31,5 @@ application = ProtocolTypeRouter(
 )
 
 # Bots and timed-out turns are played by a worker on this process's event loop, and the
-# notifications' outbox is sent beside it (biblios_site/background.py).
-background.start_with_daphne(turns.run_forever, sending.run_forever)
+# notifications' outbox is sent and game analyses are run beside it (biblios_site/background.py).
+background.start_with_daphne(turns.run_forever, sending.run_forever, analysis_worker.run_forever)

@@ -1,6 +1,7 @@
 """The background tasks every daphne process runs on its own event loop: the turn worker
-(games/play/turns.py) and the notifications' outbox sender (notifications/sending.py), each a
-task of its own, so a slow mail or push server never holds up a bot's move.
+(games/play/turns.py), the notifications' outbox sender (notifications/sending.py) and the
+analysis worker (games/analysis/worker.py), each a task of its own, so a slow mail or push
+server never holds up a bot's move.
 
 They start once daphne's reactor runs, and only under daphne: `make run` and the tests' daphne
 servers get them with nothing else to start; TURN_WORKER=0 turns them off.

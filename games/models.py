@@ -417,6 +417,7 @@ class Analysis(models.Model):
     cpu_seconds = models.FloatField(default=0.0)
     failure = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    queued_at = models.DateTimeField(null=True, blank=True)  # when it last joined the queue
     started_at = models.DateTimeField(null=True, blank=True)
     # Written with every step of progress: a running analysis whose heartbeat stopped lost its
     # worker (a restart), and is queued again.
@@ -424,7 +425,7 @@ class Analysis(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "created_at"])]
+        indexes = [models.Index(fields=["status", "queued_at"])]
 
     def __str__(self):
         return f"Analysis of game {self.game_id}: {self.status} ({self.done}/{self.total})"

@@ -67,6 +67,7 @@ def request_analysis(game: Game, visitor: access.Visitor) -> Analysis:
         analysis.rounds = settings.ANALYSIS_ROUNDS
         analysis.done = analysis.total = 0
         analysis.failure = ""
+        analysis.queued_at = timezone.now()
         analysis.save()
         _enqueue_after_commit(analysis)
     return analysis
@@ -138,7 +139,7 @@ def requeue_stalled(now=None) -> int:
         with transaction.atomic():
             taken = Analysis.objects.filter(
                 pk=analysis_id, status=Analysis.Status.RUNNING, heartbeat_at__lt=now - STALLED_AFTER
-            ).update(status=Analysis.Status.QUEUED, done=0)
+            ).update(status=Analysis.Status.QUEUED, done=0, queued_at=now)
             if taken:
                 _enqueue_after_commit(Analysis(pk=analysis_id))
     return len(stalled)

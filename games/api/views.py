@@ -15,6 +15,8 @@ from biblios_site import errors
 from biblios_site.inputs import json_body
 from friends import selectors as friendships
 from games import access
+from games.analysis import selectors as analysis_selectors
+from games.analysis import services as analysis_services
 from games.models import Game, Seat
 from games.play import selectors as play_selectors
 from games.play import services as play_services
@@ -216,6 +218,21 @@ def game_actions(request, game_id: int):
             "view": play_selectors.board_for(played, _visitor(request, played)),
         }
     )
+
+
+@api_view("GET", "POST")
+def game_analysis(request, game_id: int):
+    """POST asks for the finished game's review (202, queued or already there); GET reads it,
+    with its progress, as the caller may (`games.analysis.selectors`)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise errors.NotFound(f"there is no game {game_id}")
+    invited = access.holds_invite(game, code=request.GET.get("invite"))
+    visitor = access.Visitor.of(game, request.user, invited=invited)
+    if request.method == "POST":
+        analysis = analysis_services.request_analysis(game, visitor)
+        return JsonResponse(analysis_selectors.analysis_data(analysis, visitor), status=202)
+    return JsonResponse(analysis_selectors.analysis_for(game, visitor))
 
 
 @api_view("GET")

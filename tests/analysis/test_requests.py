@@ -45,7 +45,7 @@ def test_a_player_asks_and_the_worker_grades_every_decision_of_the_game(users):
     game = finished(users, 1)
     analysis = ask(game, users[0])
     assert analysis.status == Analysis.Status.QUEUED and jobs() == 1
-    worker.drain(forever=False)
+    worker.drain()
     analysis.refresh_from_db()
     assert analysis.status == Analysis.Status.DONE, analysis.failure
     assert analysis.total > 0 and analysis.done == analysis.total
@@ -85,7 +85,7 @@ def test_a_person_has_only_so_many_reviews_waiting(users, settings):
     with pytest.raises(errors.Conflict, match="1 review waiting"):
         ask(second, users[0])
     assert ask(second, users[1]).status == Analysis.Status.QUEUED  # another person's count
-    worker.drain(forever=False)
+    worker.drain()
     assert ask(finished(users, 7), users[0]).status == Analysis.Status.QUEUED  # once it is done
 
 
@@ -93,13 +93,13 @@ def test_a_job_past_its_cpu_budget_fails_and_may_be_asked_for_again(users, setti
     game = finished(users, 8)
     settings.ANALYSIS_BUDGET_S = 0
     ask(game, users[0])
-    worker.drain(forever=False)
+    worker.drain()
     analysis = Analysis.objects.get(game=game)
     assert analysis.status == Analysis.Status.FAILED and analysis.failure == "CPU budget spent"
     assert analysis.done == 1 and analysis.result is None
     settings.ANALYSIS_BUDGET_S = 600
     assert ask(game, users[1]).status == Analysis.Status.QUEUED
-    worker.drain(forever=False)
+    worker.drain()
     assert Analysis.objects.get(game=game).status == Analysis.Status.DONE
 
 
@@ -112,6 +112,6 @@ def test_an_analysis_whose_worker_died_is_queued_again_and_finished(users):
     assert services.requeue_stalled() == 0 and jobs() == 0  # a live worker is still at it
     long_ago = timezone.now() - services.STALLED_AFTER - timedelta(seconds=1)
     Analysis.objects.update(heartbeat_at=long_ago)
-    worker.drain(forever=False)
+    worker.drain()
     analysis = Analysis.objects.get(game=game)
     assert analysis.status == Analysis.Status.DONE and analysis.done == analysis.total
