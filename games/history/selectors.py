@@ -16,8 +16,9 @@ from django.db.models import Prefetch, Q
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import access
+from games.analysis import selectors as analysis_selectors
 from games.kinds import registry
-from games.models import Game, Move, Seat
+from games.models import Analysis, Game, Move, Seat
 from games.play import seat_notes
 from games.play import selectors as play_selectors
 from games.tables.forms import player_count_choices
@@ -187,7 +188,8 @@ def game_record(game: Game, visitor: access.Visitor) -> dict:
     and without the cards others discarded face down (R12, R22). Until then only what the
     caller's seat may know: its current view and, step by step, the events as `events_for`
     shows them to that seat. Raw moves are never sent for a running game, since a move log
-    itself carries secrets (the card a `give` discards, for one).
+    itself carries secrets (the card a `give` discards, for one). A finished game's review, once
+    done, comes with its record.
     """
     seats = [
         {"seat": seat.position, "name": seat.display_name}
@@ -227,6 +229,9 @@ def game_record(game: Game, visitor: access.Visitor) -> dict:
             ],
             result=game.result,
         )
+        analysis = Analysis.objects.filter(game=game, status=Analysis.Status.DONE).first()
+        if analysis is not None:  # its review, as the visitor may read it
+            record["analysis"] = analysis_selectors.analysis_data(analysis, visitor)
         return record
     view = play_selectors.board_for(game, visitor) if game.setup else None
     record.update(

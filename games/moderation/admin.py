@@ -1,5 +1,5 @@
 """Moderation in the Django admin: games (read-only, abortable, inspectable), users (banned
-and muted), chat messages, reports and the action log.
+and muted), chat messages, reports, the action log and the games' reviews.
 
 Games change only through the services, so the admin never edits a game's fields: its
 actions ask for a reason on an intermediate page, call a service, and the service records a
@@ -23,7 +23,7 @@ from biblios_site.inputs import whole_number
 from games import access
 from games.chat import services as chat
 from games.kinds import registry
-from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat
+from games.models import Analysis, ChatMessage, Game, ModerationAction, Move, Report, Seat
 from games.moderation import services
 from games.moderation import services as moderation
 from games.moderation.admin_steps import ReasonForm, moderation_record, reason_step
@@ -173,6 +173,16 @@ class ModerationActionAdmin(ReadOnlyAdmin):
     list_filter = ("kind", ("moderator", admin.RelatedOnlyFieldListFilter))
     search_fields = ("user__username", "moderator__username", "=game__id", "reason")
     list_select_related = ("moderator", "user", "game")
+
+
+@admin.register(Analysis)
+class AnalysisAdmin(ReadOnlyAdmin):
+    """Game reviews and their queue: read-only, since only the analysis job writes them."""
+
+    list_display = ("game", "status", "done", "total", "requested_by", "cpu_seconds", "queued_at")
+    list_filter = ("status",)
+    search_fields = ("=game__id", "requested_by__username")
+    list_select_related = ("game", "requested_by")
 
 
 @admin.register(ChatMessage)

@@ -64,10 +64,13 @@ def test_a_player_asks_for_the_review_watches_it_queue_and_reads_every_graded_de
                 else:
                     assert shown in legal
     assert hidden_gifts, "no gift by the other seat was graded: the redaction went untested"
+    record = players[1].get(f"/api/games/{game.pk}/record").data
+    assert record["analysis"] == done.data  # the export carries the review, read alike
 
 
 def test_a_review_of_a_game_not_over_is_refused_and_changes_nothing(players):
     game = started_game([player.user for player in players], 2, seed=12)
+    assert "analysis" not in players[0].get(f"/api/games/{game.pk}/record").data
     refused = players[0].post(f"/api/games/{game.pk}/analysis")
     assert refused.status_code == 409 and "finished" in refused.data["error"]
     assert not Analysis.objects.exists()
