@@ -3,6 +3,7 @@
 from django.urls import path
 
 from biblios_site import inputs  # noqa: F401 (registers the <text:…> path converter)
+from games.analysis import views as analysis_views
 from games.chat import views as chat_views
 from games.history import views as history_views
 from games.learn import rules_views
@@ -36,6 +37,7 @@ urlpatterns = [
     path("join/<text:invite_code>/", tables_views.invite, name="invite"),
     path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
     path("games/<int:game_id>/record/", history_views.download_record, name="game_record"),
+    path("games/<int:game_id>/review/", analysis_views.game_review, name="game_review"),
     path("games/<int:game_id>/chat/", chat_views.post, name="game_chat"),
     path("games/<int:game_id>/report/", chat_views.report, name="game_report"),
     path("history/", history_views.my_games, name="my_games"),

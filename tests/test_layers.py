@@ -30,7 +30,7 @@ GAME_ROOMS = {
     "history": {"selectors", "replay", "views"},
     "learn": {"lessons", "views", "rules_views"},
     "api": {"views", "record", "urls"},
-    "analysis": {"review", "services", "tasks", "worker"},
+    "analysis": {"review", "services", "selectors", "tasks", "worker", "views", "review_page"},
 }
 GAMES_ROOT = {"models", "access", "web", "apps", "signals", "context_processors", "urls"}
 

@@ -140,3 +140,41 @@ def test_grades_follow_the_thresholds_and_accuracy_falls_with_the_loss():
     assert accuracies == sorted(accuracies, reverse=True)
     assert accuracies[0] == 100 and accuracies[-1] == 0
     assert 45 < review.move_accuracy(0.3, 0.3) < 55  # a blunder-sized loss, as Lichess rates one
+
+
+def strings_in(data) -> set[str]:
+    """Every string value in JSON data (its keys are field names, not things)."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*(strings_in(value) for value in data.values()))
+    if isinstance(data, list | tuple):
+        return set().union(*(strings_in(item) for item in data))
+    return set()
+
+
+@pytest.mark.parametrize("kind, players", tables())
+def test_the_first_event_of_a_graded_move_names_nothing_its_mover_could_not_see(kind, players):
+    """The review page tells the best move found by the first event the engine gives its mover
+    after it: at every decision the review grades, that event must say the move from what the
+    mover saw, never a name hidden from them (any in the whole state that their view lacks)."""
+    engine = kind.engine
+    states, moves = random_game(kind, players)
+    checked = 0
+    for index, (seat, _) in enumerate(moves):
+        state = states[index]
+        view = engine.view(state, seat)
+        if not kind.review.moves(view, None, random.Random(0)):
+            continue
+        seen = strings_in(json.loads(json.dumps(view)))
+        hidden = strings_in(json.loads(engine.dumps(state))) - seen
+        for action in view["legal_actions"]:
+            first = engine.events_for(engine.apply_action(state, seat, action), seat)[:1]
+            assert not strings_in(first) & hidden, (
+                index,
+                action,
+                first,
+                strings_in(first) & hidden,
+            )
+            checked += 1
+    assert checked

@@ -1,0 +1,146 @@
+"""What the review page of a finished game shows one reader: whether it was asked for and how
+far it is, each seat's accuracy and grades, and the reader's own costly decisions
+(inaccuracies, mistakes, blunders) in the game log's words.
+
+A decision is told with the same log lines as the game: the move made is its step's events as
+the reader's seat saw them, and the best move found is the first event the engine gives that
+seat after playing it instead (`events_for`, the engine's per-seat door). Only the first: it
+says the move itself, from what the seat saw when deciding, while the events after it would
+tell what the move then revealed (the next card drawn, say), which in the game as played may
+never have been seen (tests/kinds/test_review.py checks this of every kind). Other seats'
+decisions are only counted here.
+"""
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext, pgettext_lazy
+
+from biblios_site import errors
+from games import access
+from games.analysis import selectors
+from games.analysis.review import GRADES
+from games.history import selectors as history_selectors
+from games.kinds import registry
+from games.models import Analysis, Game
+from games.play import selectors as play_selectors
+
+GRADE_LABELS = {
+    "best": pgettext_lazy("review grade", "Best"),
+    "good": pgettext_lazy("review grade", "Good"),
+    "inaccuracy": pgettext_lazy("review grade", "Inaccuracy"),
+    "mistake": pgettext_lazy("review grade", "Mistake"),
+    "blunder": pgettext_lazy("review grade", "Blunder"),
+}
+
+
+# The grades the page tells one by one: where the reader lost something worth saying.
+LOST_POINTS = ("inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class Told:
+    """One of the reader's graded decisions, in words."""
+
+    move: int
+    grade: str
+    grade_label: str
+    made: list  # the events of the move made, as the reader's log shows them
+    best: list | None  # the best move found as its first event; None: it was the move made
+    loss: float
+
+
+def review_context(game: Game, visitor: access.Visitor) -> dict:
+    """The page's context; raises NotAllowed for a reader who may not read the game's record."""
+    refusal = access.record_refusal(game, visitor)
+    if refusal is not None:
+        raise errors.NotAllowed(refusal)
+    kind = registry.of(game)
+    analysis = Analysis.objects.filter(game=game).first()
+    names = play_selectors.seat_names(game)
+    context = {
+        "game": game,
+        "analysis": analysis,
+        "reviewable": kind.review is not None and game.status == Game.Status.FINISHED,
+        "may_ask": visitor.person is not None,
+        "names": names,
+        "me": visitor.seat,
+        "board_template": kind.board_template,
+        "grade_labels": [GRADE_LABELS[grade] for grade in GRADES],
+    }
+    if analysis is None:
+        return context
+    data = selectors.analysis_data(analysis, visitor)
+    context["status_line"] = status_line(analysis, data["queue_position"])
+    if analysis.status != Analysis.Status.DONE:
+        return context
+    context["measure"] = kind.review.measure  # in the reader's language
+    context["lower_is_better"] = kind.review.lower_is_better
+    context["seats"] = [
+        {
+            "name": names[summary["seat"]],
+            "mine": summary["seat"] == visitor.seat,
+            "accuracy": summary["accuracy"],
+            "counts": [summary["grades"][grade] for grade in GRADES],
+        }
+        for summary in data["seats"]
+    ]
+    if visitor.seat is not None:
+        mine = [
+            d
+            for d in analysis.result["decisions"]
+            if d["seat"] == visitor.seat and d["grade"] in LOST_POINTS
+        ]
+        context["decisions"] = told(game, visitor.seat, mine)
+    return context
+
+
+def told(game: Game, seat: int, decisions: list[dict]) -> list[Told]:
+    """The seat's decisions in the log's words, worst first."""
+    engine = registry.of(game).engine
+    steps = history_selectors.game_steps(game, seat)
+    moves = list(game.moves.order_by("seq").values_list("seat", "action"))
+    states = {}
+    wanted = {
+        decision["move"] - 1 for decision in decisions if decision["best"] != decision["action"]
+    }
+    for index, state in enumerate(engine.steps(game.setup, moves)):
+        if index in wanted:
+            states[index] = state
+        if index >= max(wanted, default=-1):
+            break
+    found = []
+    for decision in sorted(decisions, key=lambda d: (-d["loss"], d["move"])):
+        before = decision["move"] - 1
+        best = None
+        if decision["best"] != decision["action"]:
+            after = engine.apply_action(states[before], seat, decision["best"])
+            best = engine.events_for(after, seat)[:1]
+        found.append(
+            Told(
+                move=decision["move"],
+                grade=decision["grade"],
+                grade_label=str(GRADE_LABELS[decision["grade"]]),
+                made=steps[decision["move"]],
+                best=best,
+                loss=decision["loss"],
+            )
+        )
+    return found
+
+
+def status_line(analysis: Analysis, queue_position: int | None) -> str:
+    """Where the analysis stands, in a sentence."""
+    if analysis.status == Analysis.Status.QUEUED:
+        return gettext("Waiting its turn: number %(place)d in the queue.") % {
+            "place": queue_position or 1
+        }
+    if analysis.status == Analysis.Status.RUNNING:
+        if not analysis.total:
+            return gettext("Analysing…")
+        return gettext("Analysing: %(done)d of %(total)d decisions.") % {
+            "done": analysis.done,
+            "total": analysis.total,
+        }
+    if analysis.status == Analysis.Status.FAILED:
+        return gettext("The review could not be finished. You may ask for it again.")
+    return ""
