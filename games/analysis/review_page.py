@@ -11,6 +11,7 @@ never have been seen (tests/kinds/test_review.py checks this of every kind). Oth
 decisions are only counted here.
 """
 
+import math
 from dataclasses import dataclass
 
 from django.utils.translation import gettext, pgettext_lazy
@@ -35,6 +36,34 @@ GRADE_LABELS = {
 
 # The grades the page tells one by one: where the reader lost something worth saying.
 LOST_POINTS = ("inaccuracy", "mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    name: str
+    mine: bool
+    dash: str  # the line's stroke-dasharray: seats told apart without colour
+    points: str  # the polyline's "x,y x,y …"
+    marks: list  # (x, y, grade, grade label, move) of its costly decisions
+
+
+@dataclass(frozen=True)
+class ResultChart:
+    """Each seat's expected result after each of its decisions, over the game: an SVG line
+    chart in a fixed viewBox the page scales to fit, better upwards."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    lines: list
+    y_ticks: list  # (y, value)
+    moves: int
+
+
+DASHES = ("", "6 3", "2 3", "8 3 2 3")
 
 
 @dataclass(frozen=True)
@@ -84,6 +113,9 @@ def review_context(game: Game, visitor: access.Visitor) -> dict:
         }
         for summary in data["seats"]
     ]
+    context["chart"] = result_chart(
+        data["decisions"], names, visitor.seat, kind.review.lower_is_better, game.version
+    )
     if visitor.seat is not None:
         mine = [
             d
@@ -92,6 +124,56 @@ def review_context(game: Game, visitor: access.Visitor) -> dict:
         ]
         context["decisions"] = told(game, visitor.seat, mine)
     return context
+
+
+def result_chart(
+    decisions: list[dict], names: list[str], me, lower_is_better: bool, moves: int
+) -> ResultChart:
+    """Where to draw each seat's expected result after its decisions (the move made's), its
+    inaccuracies, mistakes and blunders marked."""
+    width, height = 400, 180
+    left, right, top, bottom = 40, 392, 8, 172
+    values = [d["made_result"] for d in decisions] or [0.0]
+    if lower_is_better:  # places: 1 (the best) at the top, the last place at the bottom
+        low, high = 1.0, float(max(len(names), 2))
+    else:
+        low, high = math.floor(min(values)), math.ceil(max(values))
+        high = max(high, low + 1)
+
+    def x(move: int) -> float:
+        return round(left + (move - 1) / max(moves - 1, 1) * (right - left), 1)
+
+    def y(value: float) -> float:
+        share = (value - low) / (high - low)
+        if lower_is_better:
+            share = 1 - share
+        return round(bottom - share * (bottom - top), 1)
+
+    lines = []
+    for seat, name in enumerate(names):
+        mine = [d for d in decisions if d["seat"] == seat]
+        lines.append(
+            ChartLine(
+                name=name,
+                mine=seat == me,
+                dash=DASHES[seat % len(DASHES)],
+                points=" ".join(f"{x(d['move'])},{y(d['made_result'])}" for d in mine),
+                marks=[
+                    (
+                        x(d["move"]),
+                        y(d["made_result"]),
+                        d["grade"],
+                        GRADE_LABELS[d["grade"]],
+                        d["move"],
+                    )
+                    for d in mine
+                    if d["grade"] in LOST_POINTS
+                ],
+            )
+        )
+    ticks = [low + (high - low) * k / 4 for k in range(5)]
+    y_ticks = [(y(value), round(value, 1)) for value in ticks]
+    return ResultChart(width, height, left, right, top, bottom, lines, y_ticks, moves)
 
 
 def told(game: Game, seat: int, decisions: list[dict]) -> list[Told]:

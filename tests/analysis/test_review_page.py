@@ -58,6 +58,10 @@ def test_a_player_asks_follows_and_reads_the_review_of_the_game_they_played(user
     assert done.count('<li class="grade-') == len(mine)
     assert done.count("You played:") == len(mine)
     assert done.count("Best found:") == sum(d["best"] != d["action"] for d in mine)
+    # The chart: a line per player, the reader's drawn apart, every costly decision marked.
+    assert done.count('<polyline points="') == 2 and done.count('class="review-line mine"') == 2
+    every_lost = [d for d in analysis.result["decisions"] if d["grade"] in lost]
+    assert done.count('<circle cx="') == len(every_lost)
 
     for language, words in (("fr", "place attendue"), ("es", "puesto esperado")):
         page = browser(users[0], language).get(url).content.decode()
