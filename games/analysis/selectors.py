@@ -4,7 +4,13 @@ decision with its actions shown as the finished game's record shows them to that
 Each seat's own decisions are whole for that seat; another seat's actions, the move made and the
 best one found alike, go through the engine's `public_action` (a card given away face down stays
 its owner's), as in the record and the replay; staff read everything, as in the record.
+Another seat's best move, which was never played, may name what the game never showed (a Biblios
+payment with Gold cards that were later discarded face down): it is shown only when it names
+nothing hidden from the open-hands replay of that step and from the reader's own view there;
+else it is null and `best_hidden` is true.
 """
+
+import json
 
 from django.utils.translation import gettext
 
@@ -37,26 +43,53 @@ def analysis_data(analysis: Analysis, visitor: access.Visitor) -> dict:
         data["failure"] = analysis.failure
     if analysis.status != Analysis.Status.DONE:
         return data
-    engine = registry.of(analysis.game).engine
+    game = analysis.game
+    engine = registry.of(game).engine
     reader = visitor.seat
+    whole = visitor.staff
+    states = []  # the game replayed, once another seat's best move must be checked
 
     def shown(seat: int, action: dict) -> dict:
-        return action if visitor.staff else engine.public_action(seat, action, reader)
+        return action if whole or seat == reader else engine.public_action(seat, action, reader)
+
+    def best_shown(decision: dict) -> dict | None:
+        best = shown(decision["seat"], decision["best"])
+        if whole or decision["seat"] == reader:
+            return best
+        if not states:
+            moves = game.moves.order_by("seq").values_list("seat", "action")
+            states.extend(engine.steps(game.setup, moves))
+        step = decision["move"] - 1
+        known = strings_in(engine.open_hands_view(states, step))
+        known |= strings_in(engine.view(states[step], reader))
+        hidden = strings_in(json.loads(engine.dumps(states[step]))) - known
+        return None if strings_in(best) & hidden else best
 
     result = analysis.result
-    data.update(
-        measure=result["measure"],
-        seats=result["seats"],
-        decisions=[
+    decisions = []
+    for decision in result["decisions"]:
+        best = best_shown(decision)
+        decisions.append(
             {
                 **decision,
                 "action": shown(decision["seat"], decision["action"]),
-                "best": shown(decision["seat"], decision["best"]),
+                "best": best,
+                "best_hidden": best is None,
             }
-            for decision in result["decisions"]
-        ],
-    )
+        )
+    data.update(measure=result["measure"], seats=result["seats"], decisions=decisions)
     return data
+
+
+def strings_in(data) -> set[str]:
+    """Every string value in JSON data (its keys are field names, not things)."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*(strings_in(value) for value in data.values()))
+    if isinstance(data, list | tuple):
+        return set().union(*(strings_in(item) for item in data))
+    return set()
 
 
 def queue_position(analysis: Analysis) -> int | None:

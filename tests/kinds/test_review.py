@@ -10,6 +10,7 @@ import random
 import pytest
 
 from games.analysis import review
+from games.analysis.selectors import strings_in
 
 from .conftest import KINDS, play
 
@@ -140,17 +141,6 @@ def test_grades_follow_the_thresholds_and_accuracy_falls_with_the_loss():
     assert accuracies == sorted(accuracies, reverse=True)
     assert accuracies[0] == 100 and accuracies[-1] == 0
     assert 45 < review.move_accuracy(0.3, 0.3) < 55  # a blunder-sized loss, as Lichess rates one
-
-
-def strings_in(data) -> set[str]:
-    """Every string value in JSON data (its keys are field names, not things)."""
-    if isinstance(data, str):
-        return {data}
-    if isinstance(data, dict):
-        return set().union(*(strings_in(value) for value in data.values()))
-    if isinstance(data, list | tuple):
-        return set().union(*(strings_in(item) for item in data))
-    return set()
 
 
 @pytest.mark.parametrize("kind, players", tables())
