@@ -38,6 +38,11 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
     path("games/<int:game_id>/record/", history_views.download_record, name="game_record"),
     path("games/<int:game_id>/review/", analysis_views.game_review, name="game_review"),
+    path(
+        "games/<int:game_id>/review/learn/",
+        analysis_views.learn_from_mistakes,
+        name="game_review_learn",
+    ),
     path("games/<int:game_id>/chat/", chat_views.post, name="game_chat"),
     path("games/<int:game_id>/report/", chat_views.report, name="game_report"),
     path("history/", history_views.my_games, name="my_games"),

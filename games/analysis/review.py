@@ -44,6 +44,8 @@ class Decision:
     loss: float  # how far the move made fell short of the best found (0 or more)
     error: float | None  # the loss's standard error over the worlds (None from one world)
     grade: str  # of the loss less CONFIDENCE_Z errors
+    # Every move compared, the one made first: {"action", "result"} (its expected result).
+    alternatives: list
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,9 @@ def review_decision(
         loss=loss,
         error=error,
         grade=grade(loss - CONFIDENCE_Z * (error or 0.0), reviewer.thresholds),
+        alternatives=[
+            {"action": other, "result": mean} for other, mean in zip(actions, means, strict=True)
+        ],
     )
 
 

@@ -36,6 +36,8 @@ GRADE_LABELS = {
 
 # The grades the page tells one by one: where the reader lost something worth saying.
 LOST_POINTS = ("inaccuracy", "mistake", "blunder")
+# The grades "learn from your mistakes" (`learning`) takes the player back to.
+PRACTISED = ("mistake", "blunder")
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ def review_context(game: Game, visitor: access.Visitor) -> dict:
             if d["seat"] == visitor.seat and d["grade"] in LOST_POINTS
         ]
         context["decisions"] = told(game, visitor.seat, mine)
+        context["practice"] = sum(d["grade"] in PRACTISED for d in mine)
     return context
 
 
@@ -180,23 +183,12 @@ def told(game: Game, seat: int, decisions: list[dict]) -> list[Told]:
     """The seat's decisions in the log's words, worst first."""
     engine = registry.of(game).engine
     steps = history_selectors.game_steps(game, seat)
-    moves = list(game.moves.order_by("seq").values_list("seat", "action"))
-    states = {}
-    wanted = {
-        decision["move"] - 1 for decision in decisions if decision["best"] != decision["action"]
-    }
-    for index, state in enumerate(engine.steps(game.setup, moves)):
-        if index in wanted:
-            states[index] = state
-        if index >= max(wanted, default=-1):
-            break
+    states = states_before(game, {d["move"] for d in decisions if d["best"] != d["action"]})
     found = []
     for decision in sorted(decisions, key=lambda d: (-d["loss"], d["move"])):
-        before = decision["move"] - 1
         best = None
         if decision["best"] != decision["action"]:
-            after = engine.apply_action(states[before], seat, decision["best"])
-            best = engine.events_for(after, seat)[:1]
+            best = first_event(engine, states[decision["move"]], seat, decision["best"])
         found.append(
             Told(
                 move=decision["move"],
@@ -208,6 +200,25 @@ def told(game: Game, seat: int, decisions: list[dict]) -> list[Told]:
             )
         )
     return found
+
+
+def states_before(game: Game, moves: set[int]) -> dict:
+    """The engine state just before each of the numbered `moves`, replayed from the setup."""
+    engine = registry.of(game).engine
+    log = list(game.moves.order_by("seq").values_list("seat", "action"))
+    states = {}
+    for index, state in enumerate(engine.steps(game.setup, log)):
+        if index + 1 in moves:
+            states[index + 1] = state
+        if index + 1 >= max(moves, default=0):
+            break
+    return states
+
+
+def first_event(engine, state, seat: int, action: dict) -> list:
+    """A move the seat could have made, told by the first event it would have seen: the move
+    itself, never what it would then have uncovered (see the module's docstring)."""
+    return engine.events_for(engine.apply_action(state, seat, action), seat)[:1]
 
 
 def status_line(analysis: Analysis, queue_position: int | None) -> str:

@@ -7,7 +7,8 @@ its owner's), as in the record and the replay; staff read everything, as in the 
 Another seat's best move, which was never played, may name what the game never showed (a Biblios
 payment with Gold cards that were later discarded face down): it is shown only when it names
 nothing hidden from the open-hands replay of that step and from the reader's own view there;
-else it is null and `best_hidden` is true.
+else it is null and `best_hidden` is true. The other moves each decision compared stay for the
+page that asks its player to find a better one ("learn from your mistakes").
 """
 
 import json
@@ -71,7 +72,7 @@ def analysis_data(analysis: Analysis, visitor: access.Visitor) -> dict:
         best = best_shown(decision)
         decisions.append(
             {
-                **decision,
+                **{key: value for key, value in decision.items() if key != "alternatives"},
                 "action": shown(decision["seat"], decision["action"]),
                 "best": best,
                 "best_hidden": best is None,

@@ -10,9 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from biblios_site import errors
+from biblios_site.inputs import whole_number
 from games import web
-from games.analysis import review_page, services
+from games.analysis import learning, review_page, services
+from games.kinds import registry
 from games.models import Game
+from games.play import selectors as play_selectors
 
 
 @require_http_methods(["GET", "POST"])
@@ -35,4 +38,48 @@ def game_review(request, game_id: int):
         return web.refused(request, refused)
     context["refusal"] = refusal
     template = "games/review.html#review" if request.htmx else "games/review.html"
+    return render(request, template, context)
+
+
+@require_http_methods(["GET", "POST"])
+def learn_from_mistakes(request, game_id: int):
+    """One of the player's mistakes and blunders (`?n=`, from 1) with the moves compared there;
+    a POST of `choice` is judged, and a solved one remembered in the session."""
+    game = get_object_or_404(Game, pk=game_id)
+    visitor = web.visitor(request, game)
+    try:
+        decisions = learning.exercises_of(game, visitor)
+    except errors.ServiceError as refused:
+        return web.refused(request, refused)
+    if not decisions:
+        return redirect("game_review", game.pk)
+    key = f"learned-{game.pk}"
+    solved = set(request.session.get(key, []))
+    asked = request.POST if request.method == "POST" else request.GET
+    number = whole_number(asked.get("n"), minimum=1, maximum=len(decisions)) or 1
+    decision = decisions[number - 1]
+    verdict, accepted = "", False
+    if request.method == "POST":
+        choice = whole_number(request.POST.get("choice"), maximum=len(decision["alternatives"]))
+        try:
+            accepted, verdict = learning.judge(game, decision, -1 if choice is None else choice)
+        except errors.ServiceError as refused:
+            verdict = errors.sentence(refused)
+        if accepted:
+            solved.add(decision["move"])
+            request.session[key] = sorted(solved)
+    context = {
+        "game": game,
+        "exercise": learning.exercise(game, visitor, decision, number),
+        "total": len(decisions),
+        "solved": sum(d["move"] in solved for d in decisions),
+        "this_solved": decision["move"] in solved,
+        "verdict": verdict,
+        "accepted": accepted,
+        "next": number % len(decisions) + 1,
+        "names": play_selectors.seat_names(game),
+        "me": visitor.seat,
+        "board_template": registry.of(game).board_template,
+    }
+    template = "games/review_learn.html#learn" if request.htmx else "games/review_learn.html"
     return render(request, template, context)
