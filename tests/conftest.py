@@ -88,6 +88,7 @@ LOOK_TESTS = (
     "browser/test_learn_exlibris.py",
     "browser/test_pwa.py",
     "browser/test_replay.py",
+    "browser/test_review.py",
 )
 
 
