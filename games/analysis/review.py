@@ -50,9 +50,20 @@ class Decision:
 
 @dataclass(frozen=True)
 class SeatSummary:
+    """A seat's play in figures, and luck told apart from skill (in the kind's measure).
+
+    From the expected result at its first graded decision (`start`, the best move's) to what it
+    came to (`final`), the seat's result moved by `choices` (what its own moves lost: the sum of
+    their losses) and by `luck`, the rest: the cards, deals and dice, and the other players'
+    moves. `luck` is positive when they helped it, in the measure's better direction."""
+
     seat: int
     accuracy: float  # 0 to 100: the mean of its decisions' accuracies
     grades: dict  # grade -> count, every grade named
+    start: float | None  # None: the seat had no graded decision
+    final: float
+    choices: float
+    luck: float | None
 
 
 @dataclass(frozen=True)
@@ -105,7 +116,8 @@ def review_game(
         done += 1
         if progress:
             progress(done, len(chosen))
-    return Review(str(reviewer.measure), decisions, summaries(kind, decisions, players))
+    result = engine.result(states[-1])
+    return Review(str(reviewer.measure), decisions, summaries(kind, decisions, players, result))
 
 
 def review_decision(
@@ -162,15 +174,32 @@ def move_accuracy(loss: float, blunder: float) -> float:
     return min(max(103.1668 * math.exp(-0.04354 * drop) - 3.1669 + 1, 0.0), 100.0)
 
 
-def summaries(kind, decisions: list[Decision], players: int) -> list[SeatSummary]:
-    """Each seat's accuracy (the mean of its decisions') and its count of each grade."""
-    blunder = kind.review.thresholds[2]
+def summaries(kind, decisions: list[Decision], players: int, result: dict) -> list[SeatSummary]:
+    """Each seat's accuracy (the mean of its decisions'), its count of each grade, and what its
+    choices and its luck did to its result (`SeatSummary`)."""
+    reviewer = kind.review
+    sign = -1.0 if reviewer.lower_is_better else 1.0
     found = []
     for seat in range(players):
         mine = [decision for decision in decisions if decision.seat == seat]
         counts = Counter(decision.grade for decision in mine)
+        blunder = reviewer.thresholds[2]
         accuracy = sum(move_accuracy(d.loss, blunder) for d in mine) / len(mine) if mine else 100.0
-        found.append(SeatSummary(seat, round(accuracy, 1), {g: counts[g] for g in GRADES}))
+        final = reviewer.final(result, seat)
+        choices = sum(decision.loss for decision in mine)
+        start = mine[0].best_result if mine else None
+        luck = None if start is None else sign * (final - start) + choices
+        found.append(
+            SeatSummary(
+                seat,
+                round(accuracy, 1),
+                {g: counts[g] for g in GRADES},
+                start=start,
+                final=final,
+                choices=round(choices, 3),
+                luck=None if luck is None else round(luck, 3),
+            )
+        )
     return found
 
 

@@ -112,6 +112,8 @@ def review_context(game: Game, visitor: access.Visitor) -> dict:
             "mine": summary["seat"] == visitor.seat,
             "accuracy": summary["accuracy"],
             "counts": [summary["grades"][grade] for grade in GRADES],
+            "choices": summary["choices"],
+            "luck": summary["luck"],
         }
         for summary in data["seats"]
     ]

@@ -66,6 +66,8 @@ class Reviewer:
     - `results(view, memory, actions, rng, rounds)`: per action, the seat's result in each of
       `rounds` worlds sampled from the view and memory alone (the same worlds for every action),
       so that a grade reads what the mover knew, never the cards they could not see.
+    - `final(result, seat)`: what the measure came to for `seat` in the engine's `result`, from
+      which a review tells luck apart from skill.
     """
 
     measure: Any  # a lazy translation
@@ -73,6 +75,7 @@ class Reviewer:
     thresholds: tuple[float, float, float]
     moves: Callable[..., list[dict]]
     results: Callable[..., list[list[float]]]
+    final: Callable[[dict, int], float]
 
 
 @dataclass(frozen=True)

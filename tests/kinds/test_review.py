@@ -117,10 +117,17 @@ def test_the_whole_review_grades_every_decision_in_order_and_sums_each_seat(slug
     assert seen == [(done, chosen) for done in range(1, chosen + 1)]
     for decision in found.decisions:
         assert moves[decision.move - 1] == (decision.seat, decision.action)
+    result = kind.engine.result(states[-1])
     for summary in found.seats:
         mine = [d for d in found.decisions if d.seat == summary.seat]
         assert sum(summary.grades.values()) == len(mine)
         assert 0 <= summary.accuracy <= 100
+        # Luck apart from skill: from the first decision's expectation to the final place, the
+        # seat's own losses and the rest (the cards, the other player) add up.
+        place = next(row["place"] for row in result["players"] if row["seat"] == summary.seat)
+        assert summary.final == place and summary.start == mine[0].best_result
+        assert summary.choices == pytest.approx(sum(d.loss for d in mine))
+        assert -(summary.final - summary.start) == pytest.approx(summary.luck - summary.choices)
     json.dumps(found.as_data())
     alone = graded_decisions(kind, 2, states, moves)[len(found.decisions) // 2]
     again = review.review_decision(kind, *alone[:2], alone[2], 1, seed=3)

@@ -4,7 +4,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.kinds.biblios import bots, forms, presentation, presenter, tutorial
 from games.kinds.biblios import engine as biblios
-from games.kinds.biblios.bots.review import expected_places, review_moves
+from games.kinds.biblios.bots.review import expected_places, final_place, review_moves
 from games.kinds.registry import (
     BEST_IN_SIGHT,
     PLAYS_AT_RANDOM,
@@ -47,5 +47,6 @@ KIND = GameKind(
         thresholds=(0.1, 0.2, 0.3),
         moves=review_moves,
         results=expected_places,
+        final=final_place,
     ),
 )

@@ -3,7 +3,7 @@
 from django.utils.translation import pgettext_lazy
 
 from games.kinds.exlibris import bots, engine, forms, names, presenter, tutorial
-from games.kinds.exlibris.bots.review import expected_margins, review_moves
+from games.kinds.exlibris.bots.review import expected_margins, final_margin, review_moves
 from games.kinds.registry import (
     BEST_IN_SIGHT,
     PLAYS_AT_RANDOM,
@@ -49,5 +49,6 @@ KIND = GameKind(
         thresholds=(2.0, 4.0, 8.0),
         moves=review_moves,
         results=expected_margins,
+        final=final_margin,
     ),
 )

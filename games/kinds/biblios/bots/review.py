@@ -52,3 +52,8 @@ def expected_places(
             outcome = Playout(state, public=public, styles=styles).run()
             found.append(float(outcome["players"][me]["place"]))
     return places
+
+
+def final_place(result: dict, seat: int) -> float:
+    """What the measure came to: the seat's final place."""
+    return float(next(row["place"] for row in result["players"] if row["seat"] == seat))

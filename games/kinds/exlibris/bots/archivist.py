@@ -213,18 +213,20 @@ def score(state, me: int, rng: random.Random, win_bonus: float = WIN_BONUS) -> f
     if state["phase"] == "over":
         result = engine.result(state)
         share = 1 / len(result["winners"]) if me in result["winners"] else 0.0
-        if result["solo"]:
-            rival = result["inspection"]["public_library"]["total"]
-            mine = result["players"][0]["total"]
-        else:
-            totals = {row["seat"]: row["total"] for row in result["players"]}
-            mine = totals.pop(me)
-            rival = max(totals.values())
-        return mine - rival + win_bonus * share
+        return final_margin(result, me) + win_bonus * share
     mine = worth(state, me, rng)
     if state["players"] == 1:
         return mine - library_total(state)
     return mine - max(worth(state, seat, rng) for seat in range(state["players"]) if seat != me)
+
+
+def final_margin(result: dict, me: int) -> float:
+    """The seat's final total less its best rival's (in solo, the Public Library's)."""
+    if result["solo"]:
+        return result["players"][0]["total"] - result["inspection"]["public_library"]["total"]
+    totals = {row["seat"]: row["total"] for row in result["players"]}
+    mine = totals.pop(me)
+    return mine - max(totals.values())
 
 
 def worth(state, seat: int, rng: random.Random) -> float:

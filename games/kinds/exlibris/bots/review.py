@@ -52,3 +52,8 @@ def expected_margins(
             state = engine.apply_action(world, me, action)
             found.append(archivist.playout(state, me, horizon, seed, win_bonus=0.0))
     return margins
+
+
+def final_margin(result: dict, seat: int) -> float:
+    """What the measure came to: the seat's final margin over its best rival."""
+    return float(archivist.final_margin(result, seat))
