@@ -239,3 +239,14 @@ def status_line(analysis: Analysis, queue_position: int | None) -> str:
     if analysis.status == Analysis.Status.FAILED:
         return gettext("The review could not be finished. You may ask for it again.")
     return ""
+
+
+def graded_moves(game: Game) -> dict:
+    """The grade of each graded move of the game's finished review, by move number, for the
+    admin's inspector: {move: (grade label, loss)}; {} before the review is done."""
+    analysis = Analysis.objects.filter(game=game, status=Analysis.Status.DONE).first()
+    if analysis is None:
+        return {}
+    return {
+        d["move"]: (str(GRADE_LABELS[d["grade"]]), d["loss"]) for d in analysis.result["decisions"]
+    }

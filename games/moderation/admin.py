@@ -21,6 +21,7 @@ from accounts.models import User
 from biblios_site.admin_permissions import LookAndDeleteAdmin, ReadOnlyAdmin
 from biblios_site.inputs import whole_number
 from games import access
+from games.analysis import review_page
 from games.chat import services as chat
 from games.kinds import registry
 from games.models import Analysis, ChatMessage, Game, ModerationAction, Move, Report, Seat
@@ -145,6 +146,7 @@ class GameAdmin(ReadOnlyAdmin):
             step = last
         state = integrity.states[step]
         kind = registry.of(game)
+        graded = review_page.graded_moves(game)
         view = kind.engine.view(state, "all")
         context = {
             **self.admin_site.each_context(request),
@@ -156,7 +158,11 @@ class GameAdmin(ReadOnlyAdmin):
             "step": step,
             "last": last,
             "steps": [
-                {"step": index, "events": kind.engine.events_for(s, "all")}
+                {
+                    "step": index,
+                    "events": kind.engine.events_for(s, "all"),
+                    "graded": graded.get(index),
+                }
                 for index, s in enumerate(integrity.states)
             ],
             "oob": False,

@@ -32,3 +32,15 @@ def test_the_admin_lists_each_review_with_its_progress_and_changes_none(
         reverse("admin:games_analysis_change", args=[analysis.pk]), {"status": "done"}
     )
     assert Analysis.objects.get(pk=analysis.pk).status == Analysis.Status.QUEUED
+
+
+def test_the_inspector_shows_each_graded_moves_grade(users, admin_browser, settings):
+    settings.ANALYSIS_ROUNDS = 1
+    game = play_to_end(started_game(users, 2, seed=43), random.Random(43))
+    inspect = reverse("admin:games_game_inspect", args=[game.pk])
+    assert "inspect-grade" not in admin_browser.get(inspect).content.decode()
+    services.request_analysis(game, Visitor.of(game, users[0]))
+    worker.drain()
+    page = admin_browser.get(inspect).content.decode()
+    decisions = Analysis.objects.get(game=game).result["decisions"]
+    assert page.count('class="inspect-grade"') == len(decisions)
