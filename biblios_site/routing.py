@@ -3,6 +3,7 @@
 from django.urls import path, re_path
 
 from biblios_site.sockets import Consumer
+from games.analysis.consumers import ReviewConsumer
 from games.play.consumers import GameConsumer
 from games.tables.consumers import LobbyConsumer
 from notifications.consumers import NavConsumer
@@ -18,6 +19,7 @@ class NoSuchSocket(Consumer):
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/games/<int:game_id>/review/", ReviewConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
     path("ws/me/", NavConsumer.as_asgi()),
 ]

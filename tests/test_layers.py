@@ -30,7 +30,17 @@ GAME_ROOMS = {
     "history": {"selectors", "replay", "views"},
     "learn": {"lessons", "views", "rules_views"},
     "api": {"views", "record", "urls"},
-    "analysis": {"review", "services", "selectors", "tasks", "worker", "views", "review_page"},
+    "analysis": {
+        "review",
+        "services",
+        "selectors",
+        "tasks",
+        "worker",
+        "views",
+        "review_page",
+        "learning",
+        "consumers",
+    },
 }
 GAMES_ROOT = {"models", "access", "web", "apps", "signals", "context_processors", "urls"}
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from biblios_site import errors
+from biblios_site import errors, push
 from games import access
 from games.analysis import review
 from games.kinds import registry
@@ -24,6 +24,17 @@ from games.models import Analysis, Game
 
 WAITING = (Analysis.Status.QUEUED, Analysis.Status.RUNNING)
 STALLED_AFTER = timedelta(minutes=5)  # a running analysis silent this long lost its worker
+PUSH_EVERY_S = 1.0  # the least time between two progress pushes to the review's page
+
+
+def review_group(game_id: int) -> str:
+    """The channel-layer group of the sockets showing a game's review page."""
+    return f"review-{game_id}"
+
+
+def review_changed(game_id: int) -> None:
+    """A hint, no data: each socket renders its reader's own page (`consumers`)."""
+    push.send(review_group(game_id), {"type": "review.changed"})
 
 
 class BudgetSpent(Exception):
@@ -70,6 +81,7 @@ def request_analysis(game: Game, visitor: access.Visitor) -> Analysis:
         analysis.queued_at = timezone.now()
         analysis.save()
         _enqueue_after_commit(analysis)
+        transaction.on_commit(lambda: review_changed(game.pk))
     return analysis
 
 
@@ -91,13 +103,18 @@ def run_analysis(analysis_id: int) -> None:
         analysis.started_at = analysis.heartbeat_at = now
         analysis.save(update_fields=["status", "started_at", "heartbeat_at"])
     game = analysis.game
+    review_changed(game.pk)
     moves = list(game.moves.order_by("seq").values_list("seat", "action"))
     start, budget = time.process_time(), settings.ANALYSIS_BUDGET_S
+    pushed = [time.monotonic()]
 
     def progress(done: int, total: int) -> None:
         Analysis.objects.filter(pk=analysis_id).update(
             done=done, total=total, heartbeat_at=timezone.now()
         )
+        if time.monotonic() - pushed[0] >= PUSH_EVERY_S:
+            pushed[0] = time.monotonic()
+            review_changed(game.pk)
         if time.process_time() - start > budget:
             raise BudgetSpent
 
@@ -124,6 +141,7 @@ def _finish(analysis_id: int, start: float, **fields) -> None:
     Analysis.objects.filter(pk=analysis_id).update(
         finished_at=timezone.now(), cpu_seconds=time.process_time() - start, **fields
     )
+    review_changed(Analysis.objects.values_list("game_id", flat=True).get(pk=analysis_id))
 
 
 def requeue_stalled(now=None) -> int:
