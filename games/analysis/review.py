@@ -1,7 +1,7 @@
 """The review of a finished game: every decision of every seat graded by the game's strongest
 bot, from what that seat knew when it decided.
 
-Why this shape (`../shared/design/review.md`): with hidden cards, a decision is judged over
+Why this shape (docs/review.md): with hidden cards, a decision is judged over
 worlds sampled from the mover's own view and memory, never over the true deal, or luck would
 be graded as skill. At each decision the kind's `Reviewer` names the moves worth comparing and
 estimates, in the same sampled worlds for all of them, the seat's final result after each; the
