@@ -1,30 +1,43 @@
 """The analysis worker: every daphne process drains the analysis queue beside its turn worker
 (biblios_site/background.py), so `make run` and a deployment's workers need nothing else.
 
-Why this shape: an analysis is minutes of CPU, and live play must not wait on it. The queue is
-drained in a thread of its own, off daphne's event loop, one job at a time per process, and
-that thread runs at a lower priority (Linux gives each thread its own nice value), so the
-loop's requests, pushes and bots come first. django-tasks-db's worker claims each job with
-SELECT ... SKIP LOCKED, so any number of processes share one queue; between batches this one
-also queues again the analyses whose worker died (`services.requeue_stalled`).
+Why this shape: an analysis is minutes of CPU, and live play must not wait on it. A thread of
+daphne's own process would hold the interpreter's lock against the event loop: measured with
+20 reviews queued under 50 live games (benchmarks/review_queue.py, docs/review.md), pushes' p95
+went from 24 ms to 562 ms. So each daphne process starts a child process
+(`games/analysis/child.py`) at nice 10, which the kernel schedules after the site's own work,
+and which ends with its parent. The child runs the jobs one at a time; django-tasks-db's worker
+claims each job with SELECT ... SKIP LOCKED, so any number of them share one queue, and between
+batches the child queues again the analyses whose worker died (`services.requeue_stalled`).
+The parent tells the review pages' sockets of the child's progress (`push_progress`), which the
+in-memory channel layer of a single process could not carry from the child.
 """
 
+import asyncio
+import ctypes
 import logging
 import os
 import secrets
-import threading
+import signal
+import subprocess
+import sys
 import time
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
+from django.db.models import Q
+from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
 
 from games.analysis import services
 from games.analysis.tasks import QUEUE
+from games.models import Analysis
 
 logger = logging.getLogger(__name__)
 
-NICENESS = 10  # the analysis thread's nice value (daphne's own is 0)
+NICENESS = 10  # added to the analysis process's nice value: the site's own work comes first
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def drain() -> None:
@@ -43,14 +56,12 @@ def drain() -> None:
     ).run()
 
 
-def drain_forever() -> None:
-    """This thread's life: drain, then look again every ANALYSIS_POLL_S; an error is logged
-    and the loop goes on."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
-    except OSError:
-        logger.warning("the analysis thread runs at the process's own priority")
-    while True:
+def drain_forever(parent: int) -> None:
+    """The child's life: drain, then look again every ANALYSIS_POLL_S, until `parent` ends; an
+    error is logged and the loop goes on."""
+    os.nice(NICENESS)
+    _end_with_parent()
+    while os.getppid() == parent:
         try:
             drain()
         except Exception:
@@ -58,6 +69,46 @@ def drain_forever() -> None:
         time.sleep(settings.ANALYSIS_POLL_S)
 
 
+def _end_with_parent() -> None:
+    """Ask Linux to stop this process when its parent dies (a killed daphne leaves no child
+    running a job); elsewhere the loop's parent check ends it after the job."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        logger.warning("the analysis worker ends only after its job when daphne ends")
+
+
+def start_child() -> subprocess.Popen:
+    command = [sys.executable, "-m", "games.analysis.child", "--parent", str(os.getpid())]
+    return subprocess.Popen(command, cwd=settings.BASE_DIR)
+
+
+def changed_since(moment) -> tuple[list[int], object]:
+    """The games whose analysis moved on since `moment`, and the newest such moment."""
+    rows = Analysis.objects.filter(
+        Q(heartbeat_at__gt=moment) | Q(finished_at__gt=moment)
+    ).values_list("game_id", "heartbeat_at", "finished_at")
+    newest = moment
+    for _, beat, finished in rows:
+        newest = max(newest, *(t for t in (beat, finished) if t is not None))
+    return [game_id for game_id, _, _ in rows], newest
+
+
+async def push_progress() -> None:
+    """Tell the review pages' sockets of the analyses that moved on, every PUSH_EVERY_S."""
+    read = database_sync_to_async(changed_since, thread_sensitive=False)
+    moment = timezone.now()
+    while True:
+        await asyncio.sleep(services.PUSH_EVERY_S)
+        try:
+            games, moment = await read(moment)
+            for game_id in games:
+                await database_sync_to_async(services.review_changed)(game_id)
+        except Exception:
+            logger.exception("analysis progress push failed")
+
+
 async def run_forever() -> None:
-    """Start the analysis thread (a thread of its own, whose priority is its own)."""
-    threading.Thread(target=drain_forever, name="analysis worker", daemon=True).start()
+    """Start the analysis child, then push its progress for as long as daphne runs."""
+    start_child()
+    await push_progress()
