@@ -22,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import timedelta
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -83,26 +84,31 @@ def start_child() -> subprocess.Popen:
     return subprocess.Popen(command, cwd=settings.BASE_DIR)
 
 
-def changed_since(moment) -> tuple[list[int], object]:
-    """The games whose analysis moved on since `moment`, and the newest such moment."""
-    rows = Analysis.objects.filter(
-        Q(heartbeat_at__gt=moment) | Q(finished_at__gt=moment)
-    ).values_list("game_id", "heartbeat_at", "finished_at")
-    newest = moment
-    for _, beat, finished in rows:
-        newest = max(newest, *(t for t in (beat, finished) if t is not None))
-    return [game_id for game_id, _, _ in rows], newest
+OVERLAP = timedelta(seconds=5)  # a write committed late, stamped before the last read
+
+
+def changed(seen: dict) -> list[int]:
+    """The games whose analysis moved on since `seen` ({game id: (heartbeat, finished)}, kept
+    up to date here). Rows written in the last OVERLAP are read again, so a write committed
+    after a read but stamped before it is never missed."""
+    since = timezone.now() - OVERLAP
+    rows = Analysis.objects.filter(Q(heartbeat_at__gt=since) | Q(finished_at__gt=since))
+    moved = []
+    for game_id, beat, finished in rows.values_list("game_id", "heartbeat_at", "finished_at"):
+        if seen.get(game_id) != (beat, finished):
+            seen[game_id] = (beat, finished)
+            moved.append(game_id)
+    return moved
 
 
 async def push_progress() -> None:
     """Tell the review pages' sockets of the analyses that moved on, every PUSH_EVERY_S."""
-    read = database_sync_to_async(changed_since, thread_sensitive=False)
-    moment = timezone.now()
+    read = database_sync_to_async(changed, thread_sensitive=False)
+    seen: dict = {}
     while True:
         await asyncio.sleep(services.PUSH_EVERY_S)
         try:
-            games, moment = await read(moment)
-            for game_id in games:
+            for game_id in await read(seen):
                 await database_sync_to_async(services.review_changed)(game_id)
         except Exception:
             logger.exception("analysis progress push failed")
