@@ -43,6 +43,11 @@ urlpatterns = [
         analysis_views.learn_from_mistakes,
         name="game_review_learn",
     ),
+    path(
+        "games/<int:game_id>/review/what-if/<int:move>/",
+        analysis_views.what_if,
+        name="game_review_what_if",
+    ),
     path("games/<int:game_id>/chat/", chat_views.post, name="game_chat"),
     path("games/<int:game_id>/report/", chat_views.report, name="game_report"),
     path("history/", history_views.my_games, name="my_games"),

@@ -7,12 +7,12 @@ back) and also works as a plain POST (a redirect back to the page with a message
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
 from biblios_site import errors
 from biblios_site.inputs import whole_number
 from games import web
-from games.analysis import learning, review_page, services
+from games.analysis import learning, review_page, services, what_if_page
 from games.kinds import registry
 from games.models import Game
 from games.play import selectors as play_selectors
@@ -83,3 +83,17 @@ def learn_from_mistakes(request, game_id: int):
     }
     template = "games/review_learn.html#learn" if request.htmx else "games/review_learn.html"
     return render(request, template, context)
+
+
+@require_GET
+def what_if(request, game_id: int, move: int):
+    """The game played on by the bots from the best move found at one of the reader's
+    decisions, in the world numbered `?world=` (from 1)."""
+    game = get_object_or_404(Game, pk=game_id)
+    visitor = web.visitor(request, game)
+    world = whole_number(request.GET.get("world"), minimum=1, maximum=what_if_page.WORLDS) or 1
+    try:
+        context = what_if_page.what_if_context(game, visitor, move, world)
+    except errors.ServiceError as refused:
+        return web.refused(request, refused)
+    return render(request, "games/review_what_if.html", context)

@@ -68,6 +68,8 @@ class Reviewer:
       so that a grade reads what the mover knew, never the cards they could not see.
     - `final(result, seat)`: what the measure came to for `seat` in the engine's `result`, from
       which a review tells luck apart from skill.
+    - `world(view, memory, rng)`: one engine state the view and memory allow, the cards the seat
+      could not see dealt anew as `results` deals them; a "what if" branch plays on in it.
     """
 
     measure: Any  # a lazy translation
@@ -76,6 +78,7 @@ class Reviewer:
     moves: Callable[..., list[dict]]
     results: Callable[..., list[list[float]]]
     final: Callable[[dict, int], float]
+    world: Callable[..., Any]
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """A person who just lost a game asks for its review, watches it wait and run, reads in their
-language where they lost points, and replays their worst decisions with "learn from your
+language where they lost points, sees the bots play the game on from the best move at their
+costliest decision ("what if"), and replays their worst decisions with "learn from your
 mistakes" until they find better moves: in Biblios (in French) and in Ex Libris (in Spanish)."""
 
 import json
@@ -40,6 +41,8 @@ WORDS = {  # what the person reads and clicks, in their language
         "review": "Analyser la partie",
         "ask": "Demander l’analyse",
         "lost": "Où vous avez perdu des points",
+        "what_if": "Et si ? Voir les bots jouer la suite",
+        "ended": "Comment elle s’est terminée dans le monde 1",
         "learn": "Apprendre de vos erreurs",
         "found": "Bien vu",
         "next": "Erreur suivante",
@@ -49,6 +52,8 @@ WORDS = {  # what the person reads and clicks, in their language
         "review": "Analizar la partida",
         "ask": "Pedir el análisis",
         "lost": "Dónde perdiste puntos",
+        "what_if": "¿Y si…? Ver a los bots continuar la partida",
+        "ended": "Cómo terminó en el mundo 1",
         "learn": "Aprende de tus errores",
         "found": "Bien visto",
         "next": "Siguiente error",
@@ -72,6 +77,12 @@ def test_a_player_reviews_the_game_they_lost_and_learns_from_their_worst_decisio
     page.click(f"button:has-text('{words['ask']}')")
     page.wait_for_selector(f"text={words['lost']}", timeout=90_000)  # the page asked again
     screenshot(page, f"review-{kind}-{language}")
+
+    page.locator(f"text={words['what_if']}").first.click()  # at their costliest decision
+    page.wait_for_selector(f"h2:has-text('{words['ended']}')")
+    assert page.locator("ol.what-if-moves li").count() >= 1
+    screenshot(page, f"review-what-if-{kind}-{language}")
+    page.go_back()
 
     page.click(f"text={words['learn']}")
     solved, total = counts(page)

@@ -1,7 +1,8 @@
 """The review of a game (`games.analysis.review`), for every kind that has one: every graded
 decision names a legal best move and the grade its loss earns, a grade never changes when the
 cards its mover could not know are dealt anew, and one decision reviewed alone gives the answer
-the whole review gave it."""
+the whole review gave it. Its "what if" branches (`games.analysis.what_if`) play on to the end
+by the rules, from what their mover knew alone."""
 
 import copy
 import json
@@ -9,7 +10,7 @@ import random
 
 import pytest
 
-from games.analysis import review
+from games.analysis import review, what_if
 from games.analysis.selectors import strings_in
 
 from .conftest import KINDS, play
@@ -175,3 +176,50 @@ def test_the_first_event_of_a_graded_move_names_nothing_its_mover_could_not_see(
             )
             checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("kind, players", tables())
+def test_a_what_if_branch_plays_the_move_asked_then_legal_moves_to_the_end(kind, players):
+    """From the log as it was, with another move at a graded decision: the branch begins with
+    that move, every later move passes the engine's checks (`apply_action` refuses an illegal
+    one), it ends with every seat placed, and a move that was not legal there is refused."""
+    engine = kind.engine
+    states, moves = random_game(kind, players)
+    decisions = graded_decisions(kind, players, states, moves)
+    setup = engine.setup_of(states[0])
+    for view, _, action in random.Random(3).sample(decisions, min(SAMPLED, len(decisions))):
+        other = next((a for a in view["legal_actions"] if a != action), action)
+        move = view["version"] + 1
+        branch = what_if.play_on(kind, setup, moves, players, move, other, seed=4)
+        assert branch.move == move and branch.action == other and branch.seat == view["seat"]
+        assert branch.steps[0][0] == view["seat"]
+        assert sorted(row["seat"] for row in branch.result["players"]) == list(range(players))
+        again = what_if.play_on(kind, setup, moves, players, move, other, seed=4)
+        assert again == branch  # one seed, one world: the page can show it again
+    view, _, action = decisions[0]
+    with pytest.raises(ValueError, match="not legal"):
+        what_if.play_on(kind, setup, moves, players, view["version"] + 1, {"type": "nonsense"}, 4)
+    with pytest.raises(ValueError, match="no such move"):
+        what_if.play_on(kind, setup, moves, players, len(moves) + 1, action, 4)
+
+
+@pytest.mark.parametrize("kind, players", tables())
+def test_a_what_if_branch_does_not_change_when_the_cards_its_mover_could_not_know_are_redrawn(
+    kind, players
+):
+    """Fairness and secrecy: a branch is played in a world sampled from its mover's view and
+    memory, so it is the same in any deal its mover could not tell from the real one: it can
+    show nothing of the true hidden cards."""
+    engine = kind.engine
+    states, moves = random_game(kind, players)
+    by_version = {engine.view(state, None)["version"]: state for state in states}
+    decisions = graded_decisions(kind, players, states, moves)
+    rng = random.Random(6)
+    for view, memory, action in rng.sample(decisions, min(SAMPLED, len(decisions))):
+        state, seat = by_version[view["version"]], view["seat"]
+        redrawn = engine.view(engine.redraw_hidden(state, seat, rng), seat)
+        branches = [
+            what_if.branch_from(kind, seen, copy.deepcopy(memory), action, players, seed=7)
+            for seen in (view, redrawn, json.loads(json.dumps(view)))
+        ]
+        assert branches[0] == branches[1] == branches[2], view["version"]

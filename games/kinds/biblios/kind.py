@@ -4,7 +4,12 @@ from django.utils.translation import pgettext_lazy
 
 from games.kinds.biblios import bots, forms, presentation, presenter, tutorial
 from games.kinds.biblios import engine as biblios
-from games.kinds.biblios.bots.review import expected_places, final_place, review_moves
+from games.kinds.biblios.bots.review import (
+    expected_places,
+    final_place,
+    review_moves,
+    sampled_world,
+)
 from games.kinds.registry import (
     BEST_IN_SIGHT,
     PLAYS_AT_RANDOM,
@@ -48,5 +53,6 @@ KIND = GameKind(
         moves=review_moves,
         results=expected_places,
         final=final_place,
+        world=sampled_world,
     ),
 )

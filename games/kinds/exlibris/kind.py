@@ -3,7 +3,12 @@
 from django.utils.translation import pgettext_lazy
 
 from games.kinds.exlibris import bots, engine, forms, names, presenter, tutorial
-from games.kinds.exlibris.bots.review import expected_margins, final_margin, review_moves
+from games.kinds.exlibris.bots.review import (
+    expected_margins,
+    final_margin,
+    review_moves,
+    sampled_world,
+)
 from games.kinds.registry import (
     BEST_IN_SIGHT,
     PLAYS_AT_RANDOM,
@@ -50,5 +55,6 @@ KIND = GameKind(
         moves=review_moves,
         results=expected_margins,
         final=final_margin,
+        world=sampled_world,
     ),
 )

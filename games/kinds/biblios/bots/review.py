@@ -35,6 +35,13 @@ def review_moves(view: dict, memory: dict | None, rng: random.Random) -> list[di
     return abbot.searched_moves(view, memory, rng, mine)
 
 
+def sampled_world(view: dict, memory: dict | None, rng: random.Random) -> biblios.State:
+    """One world the seat's view and memory allow, sampled as the Abbot samples them."""
+    mine = abbot.ABBOT_STYLES[view["num_players"]]
+    outlook = outlook_from_view(view, Knowledge(view, memory), mine)
+    return abbot.sampled_world(view, memory, rng, outlook)[0]
+
+
 def expected_places(
     view: dict, memory: dict | None, actions: list[dict], rng: random.Random, rounds: int
 ) -> list[list[float]]:

@@ -36,6 +36,14 @@ def review_moves(view: dict, memory: dict | None, rng: random.Random) -> list[di
     return archivist.candidate_moves(view, memory, rng)
 
 
+def sampled_world(view: dict, memory: dict | None, rng: random.Random) -> dict:
+    """One world the seat's view and memory allow, sampled as the Archivist samples them."""
+    world = archivist.sampled_world(view, memory, rng)
+    if world is None:
+        raise ValueError("review: no world agrees with this seat's view and memory")
+    return world
+
+
 def expected_margins(
     view: dict, memory: dict | None, actions: list[dict], rng: random.Random, rounds: int
 ) -> list[list[float]]:
@@ -44,9 +52,7 @@ def expected_margins(
     me, horizon = view["seat"], archivist.horizon_of(view)
     margins = [[] for _ in actions]
     while len(margins[0]) < rounds:
-        world = archivist.sampled_world(view, memory, rng)
-        if world is None:
-            raise ValueError("review: no world agrees with this seat's view and memory")
+        world = sampled_world(view, memory, rng)
         seed = rng.getrandbits(64)
         for found, action in zip(margins, actions, strict=True):
             state = engine.apply_action(world, me, action)
