@@ -18,7 +18,7 @@ from biblios_site import errors
 from games import access
 from games.analysis import review_page
 from games.analysis.review import AS_GOOD_AS_BEST
-from games.history import selectors as history_selectors
+from games.history import folded
 from games.kinds import registry
 from games.models import Analysis, Game
 
@@ -53,10 +53,10 @@ def exercises_of(game: Game, visitor: access.Visitor) -> list[dict]:
 def exercise(game: Game, visitor: access.Visitor, decision: dict, number: int) -> Exercise:
     engine = registry.of(game).engine
     seat = visitor.seat
-    state = review_page.states_before(game, {decision["move"]})[decision["move"]]
+    state = folded.game_states(game)[decision["move"] - 1]
     order = list(range(len(decision["alternatives"])))
     random.Random(f"{game.pk}/{decision['move']}").shuffle(order)
-    steps = history_selectors.game_steps(game, seat)
+    steps = folded.game_steps(game, seat)
     return Exercise(
         number=number,
         move=decision["move"],

@@ -20,7 +20,7 @@ from biblios_site import errors
 from games import access
 from games.analysis import selectors
 from games.analysis.review import GRADES
-from games.history import selectors as history_selectors
+from games.history import folded
 from games.kinds import registry
 from games.models import Analysis, Game
 from games.play import selectors as play_selectors
@@ -100,10 +100,10 @@ def review_context(game: Game, visitor: access.Visitor) -> dict:
     }
     if analysis is None:
         return context
-    data = selectors.analysis_data(analysis, visitor)
-    context["status_line"] = status_line(analysis, data["queue_position"])
+    context["status_line"] = status_line(analysis, selectors.queue_position(analysis))
     if analysis.status != Analysis.Status.DONE:
         return context
+    data = analysis.result  # every seat's figures are public; no action is shown from it here
     context["measure"] = kind.review.measure  # in the reader's language
     context["lower_is_better"] = kind.review.lower_is_better
     context["seats"] = [
@@ -184,13 +184,13 @@ def result_chart(
 def told(game: Game, seat: int, decisions: list[dict]) -> list[Told]:
     """The seat's decisions in the log's words, worst first."""
     engine = registry.of(game).engine
-    steps = history_selectors.game_steps(game, seat)
-    states = states_before(game, {d["move"] for d in decisions if d["best"] != d["action"]})
+    steps = folded.game_steps(game, seat)
+    states = folded.game_states(game)
     found = []
     for decision in sorted(decisions, key=lambda d: (-d["loss"], d["move"])):
         best = None
         if decision["best"] != decision["action"]:
-            best = first_event(engine, states[decision["move"]], seat, decision["best"])
+            best = first_event(engine, states[decision["move"] - 1], seat, decision["best"])
         found.append(
             Told(
                 move=decision["move"],
@@ -202,19 +202,6 @@ def told(game: Game, seat: int, decisions: list[dict]) -> list[Told]:
             )
         )
     return found
-
-
-def states_before(game: Game, moves: set[int]) -> dict:
-    """The engine state just before each of the numbered `moves`, replayed from the setup."""
-    engine = registry.of(game).engine
-    log = list(game.moves.order_by("seq").values_list("seat", "action"))
-    states = {}
-    for index, state in enumerate(engine.steps(game.setup, log)):
-        if index + 1 in moves:
-            states[index + 1] = state
-        if index + 1 >= max(moves, default=0):
-            break
-    return states
 
 
 def first_event(engine, state, seat: int, action: dict) -> list:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from biblios_site import errors
 from games import access
+from games.history import folded
 from games.kinds import registry
 from games.models import Analysis, Game
 
@@ -48,7 +49,7 @@ def analysis_data(analysis: Analysis, visitor: access.Visitor) -> dict:
     engine = registry.of(game).engine
     reader = visitor.seat
     whole = visitor.staff
-    states = []  # the game replayed, once another seat's best move must be checked
+    states = []  # the game's states, once another seat's best move must be checked
 
     def shown(seat: int, action: dict) -> dict:
         return action if whole or seat == reader else engine.public_action(seat, action, reader)
@@ -58,8 +59,7 @@ def analysis_data(analysis: Analysis, visitor: access.Visitor) -> dict:
         if whole or decision["seat"] == reader:
             return best
         if not states:
-            moves = game.moves.order_by("seq").values_list("seat", "action")
-            states.extend(engine.steps(game.setup, moves))
+            states.extend(folded.game_states(game))
         step = decision["move"] - 1
         known = strings_in(engine.open_hands_view(states, step))
         known |= strings_in(engine.view(states[step], reader))

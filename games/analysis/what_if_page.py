@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from biblios_site import errors
 from games import access
 from games.analysis import review_page, what_if
-from games.history import selectors as history_selectors
+from games.history import folded
 from games.kinds import registry
 from games.models import Analysis, Game
 from games.play import selectors as play_selectors
@@ -56,7 +56,7 @@ def what_if_context(game: Game, visitor: access.Visitor, move: int, world: int) 
     kind = registry.of(game)
     branch = cached_branch(game, decision, world)
     names = play_selectors.seat_names(game)
-    state = review_page.states_before(game, {move})[move]
+    state = folded.game_states(game)[move - 1]
     played = {row["seat"]: row["place"] for row in (game.result or {}).get("players", [])}
     return {
         "game": game,
@@ -65,7 +65,7 @@ def what_if_context(game: Game, visitor: access.Visitor, move: int, world: int) 
         "board_template": kind.board_template,
         "move": move,
         "grade_label": review_page.GRADE_LABELS[decision["grade"]],
-        "made": history_selectors.game_steps(game, visitor.seat)[move],
+        "made": folded.game_steps(game, visitor.seat)[move],
         "best": review_page.first_event(kind.engine, state, visitor.seat, decision["best"]),
         "steps": [
             (move + number, events) for number, (_, events) in enumerate(branch.steps) if events

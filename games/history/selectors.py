@@ -6,8 +6,6 @@ games pages through them as fast as a newcomer. Won/lost filters read `Seat.won`
 the result when a game finishes, so they run in SQL.
 """
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from django import forms
@@ -17,6 +15,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import access
 from games.analysis import selectors as analysis_selectors
+from games.history.folded import game_steps
 from games.kinds import registry
 from games.models import Analysis, Game, Move, Seat
 from games.play import seat_notes
@@ -247,52 +246,6 @@ def game_record(game: Game, visitor: access.Visitor) -> dict:
     return record
 
 
-class _History:
-    """Recently replayed games, step by step, so each new move costs one engine step.
-
-    Keyed by (game id, seed, creation time): a reused id (a test database rolled back, say)
-    never picks up another game's history, even with the same fixed seed. Engine states are
-    never changed in place, so sharing them is safe; a lock keeps concurrent renders (consumer
-    threads) consistent.
-    """
-
-    def __init__(self, size: int = 32):
-        self.size = size
-        self.games: OrderedDict[tuple, dict] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def events(self, game: Game, seat) -> list[list[dict]]:
-        """Each step's events as `seat` may see them, from the setup to the game's version."""
-        key = (game.pk, game.seed, game.created_at)
-        with self.lock:
-            entry = self.games.get(key) or {"states": [], "events": {}}
-            states = entry["states"][: game.version + 1]
-            seen = entry["events"].get(seat, [])[: len(states)]
-        engine = registry.of(game).engine
-        if len(states) < game.version + 1:
-            first = max(len(states), 1)  # the first move not folded yet (moves start at seq 1)
-            moves = game.moves.filter(seq__gte=first, seq__lte=game.version).order_by("seq")
-            logged = moves.values_list("seat", "action") if first <= game.version else []
-            states += engine.steps(game.setup, logged, resume=states[-1] if states else None)
-        seen = seen + [engine.events_for(state, seat) for state in states[len(seen) :]]
-        with self.lock:
-            entry = self.games.get(key)
-            if entry is None or len(entry["states"]) <= len(states):
-                entry = {
-                    "states": states,
-                    "events": {} if entry is None else entry["events"],
-                }
-                self.games[key] = entry
-            entry["events"][seat] = seen
-            self.games.move_to_end(key)
-            while len(self.games) > self.size:
-                self.games.popitem(last=False)
-        return seen
-
-
-_history = _History()
-
-
 def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
     """The game's events as `seat` may see them, newest first (at most `limit`), the events of
     moves the clock decided marked (`with_timeouts_marked`), with the platform's own after the
@@ -305,7 +258,7 @@ def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
         return []
     timed_out = timed_out_steps(game)
     notes = seat_notes.by_step(game)
-    steps = _history.events(game, seat)
+    steps = game_steps(game, seat)
     events = [
         event
         for step, events in enumerate(steps)
@@ -324,11 +277,6 @@ def with_timeouts_marked(events: list[dict], timed_out: bool) -> list[dict]:
     """A step's events, each marked `"timed_out": True` when the clock chose the move, so the
     kind's log line says the bot chose it for the player rather than "you took…"."""
     return [{**event, "timed_out": True} for event in events] if timed_out else events
-
-
-def game_steps(game: Game, seat) -> list[list[dict]]:
-    """Each step's events as `seat` may see them: the setup's, then one list per move."""
-    return _history.events(game, seat) if game.setup else []
 
 
 RECENT_GAMES = 10

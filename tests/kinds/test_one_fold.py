@@ -3,8 +3,9 @@
 Replays, the game log, the integrity check and the admin's inspector each used to apply the
 log move by move themselves; three copies of one loop drift apart (one caches, one checks
 hashes, one stops at a gap). Outside the engines and the bots, only the service layer applies an
-action, and that is one live move at a time; and a game's review tells a move that was never
-played by the first event it would have shown its player, which walks no log.
+action, and that is one live move at a time; a game's review tells a move that was never
+played by the first event it would have shown its player, which walks no log; and its "what if"
+branches play moves never played, in a sampled world, after walking the log with `steps`.
 """
 
 import ast
@@ -18,7 +19,10 @@ PLATFORM = [
     *sorted((ROOT / "accounts").rglob("*.py")),
 ]
 LIVE_MOVES = {ROOT / "games" / "play" / "services.py"}
-MOVES_NEVER_PLAYED = {ROOT / "games" / "analysis" / "review_page.py"}  # `first_event`
+MOVES_NEVER_PLAYED = {
+    ROOT / "games" / "analysis" / "review_page.py",  # `first_event`
+    ROOT / "games" / "analysis" / "what_if.py",  # `branch_from`
+}
 
 
 def applies_actions(path: Path) -> bool:

@@ -10,7 +10,7 @@ from django.db import connection
 
 from biblios_site import errors
 from games.access import Visitor
-from games.history import selectors as history_selectors
+from games.history import folded
 from games.kinds import registry
 from games.kinds.biblios import engine as biblios
 from games.models import Game, Move
@@ -101,7 +101,7 @@ def test_a_bot_whose_turn_it_was_plays_after_a_restart(people):
     game.refresh_from_db()
     version, due_at = game.version, game.due_at
     assert due_at is not None
-    history_selectors._history.games.clear()  # what a restarted process would not have
+    folded._history.games.clear()  # what a restarted process would not have
     assert turns.play_due() == 1
     game.refresh_from_db()
     assert game.version == version + 1
