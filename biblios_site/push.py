@@ -18,10 +18,15 @@ logger = logging.getLogger(__name__)
 
 def send(group: str, message: dict) -> None:
     """Send `message` (a dict with a "type") to `group`, never failing the caller."""
+    async_to_sync(send_from_loop)(group, message)
+
+
+async def send_from_loop(group: str, message: dict) -> None:
+    """`send`, for a caller already on the event loop (no thread hop)."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        await layer.group_send(group, message)
     except Exception as error:  # the layer's own (Redis) errors: none of them undo the commit
         logger.warning("push of %s to %s failed: %r", message["type"], group, error)

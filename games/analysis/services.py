@@ -32,9 +32,12 @@ def review_group(game_id: int) -> str:
     return f"review-{game_id}"
 
 
+# A hint, no data: each socket renders its reader's own page (`consumers`).
+REVIEW_CHANGED = {"type": "review.changed"}
+
+
 def review_changed(game_id: int) -> None:
-    """A hint, no data: each socket renders its reader's own page (`consumers`)."""
-    push.send(review_group(game_id), {"type": "review.changed"})
+    push.send(review_group(game_id), REVIEW_CHANGED)
 
 
 class BudgetSpent(Exception):

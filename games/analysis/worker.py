@@ -31,6 +31,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django_tasks_db.management.commands.db_worker import Worker
 
+from biblios_site import push
 from games.analysis import services
 from games.analysis.tasks import QUEUE
 from games.models import Analysis
@@ -109,7 +110,7 @@ async def push_progress() -> None:
         await asyncio.sleep(services.PUSH_EVERY_S)
         try:
             for game_id in await read(seen):
-                await database_sync_to_async(services.review_changed)(game_id)
+                await push.send_from_loop(services.review_group(game_id), services.REVIEW_CHANGED)
         except Exception:
             logger.exception("analysis progress push failed")
 
