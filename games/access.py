@@ -30,6 +30,9 @@ The rule, as a game site with private tables usually has it:
 - A finished game's record (replay, export) is history: it reads wherever the table shows.
   Before the end only those who may watch it read it (as their seat sees it), and staff who may
   see other seats.
+- A daily deal's game (`games.daily`) is a private table without spectators: only its player
+  sees it while it runs. Once over, it also reads to everyone whose own game of the same deal
+  is over (`dealt_alike`), never before: the deal's cards stay unseen until one has played them.
 - A banned (deactivated) account counts as an anonymous visitor everywhere.
 
 A service that locks the game re-reads the seat under its lock and builds its own `Visitor`
@@ -85,6 +88,8 @@ class Visitor:
     seat: int | None  # their seat at this game (None: they have none)
     invited: bool  # they hold the table's invite (`holds_invite`)
     staff: bool  # a moderator (who may follow reports to any table)
+    # The game is a daily deal's, and their own game of that deal is over.
+    dealt_alike: bool = False
 
     @classmethod
     def of(cls, game: Game, user, *, invited: bool = False, seat=_LOOK_UP) -> "Visitor":
@@ -95,7 +100,16 @@ class Visitor:
             return cls(user=user, seat=None, invited=invited, staff=False)
         if seat is _LOOK_UP:
             seat = game.seats.filter(user=person).values_list("position", flat=True).first()
-        return cls(user=user, seat=seat, invited=invited, staff=person.is_staff)
+        dealt_alike = (
+            seat is None
+            and game.daily_deal_id is not None
+            and Game.objects.filter(
+                daily_deal_id=game.daily_deal_id, host=person, status=Game.Status.FINISHED
+            ).exists()
+        )
+        return cls(
+            user=user, seat=seat, invited=invited, staff=person.is_staff, dealt_alike=dealt_alike
+        )
 
     @property
     def person(self):
@@ -116,6 +130,10 @@ def table_refusal(game: Game, visitor: Visitor) -> str | None:
     friends only to anyone but them. Its players and staff always see it."""
     if visitor.staff or visitor.seat is not None:
         return None
+    if game.daily_deal_id is not None:  # its invite link is no ticket to the deal's cards
+        if visitor.dealt_alike:
+            return None
+        return gettext("a daily deal's games show to those who have played that deal")
     if game.private and not visitor.invited:
         return gettext("this table is private: use its invite link")
     return friends_only_refusal(game, visitor.person)
@@ -179,6 +197,10 @@ def join_refusal(game: Game, visitor: Visitor) -> str | None:
     seat free is the services')."""
     if visitor.person is None:
         return gettext("log in to join a table")
+    if game.daily_deal_id is not None:  # its invite link is no ticket to the deal's cards
+        if visitor.dealt_alike:
+            return None
+        return gettext("a daily deal's games show to those who have played that deal")
     if game.private and not visitor.invited:
         return gettext("this table is private: use its invite link")
     return friends_only_refusal(game, visitor.person)

@@ -67,6 +67,10 @@ class Game(models.Model):
     # The one column the turn worker polls: when a bot seat must move, or when the timed
     # human to act runs out of time. Null when nothing is due (untimed human turn, game over).
     due_at = models.DateTimeField(null=True, blank=True)
+    # The day's deal this game plays (`games.daily`), its host alone against the site's bots.
+    daily_deal = models.ForeignKey(
+        "DailyDeal", null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
 
     class Meta:
         indexes = [
@@ -80,7 +84,13 @@ class Game(models.Model):
             # Each kind's own range (`kind.player_counts`) is the services' check.
             models.CheckConstraint(
                 condition=models.Q(num_players__gte=1), name="game_num_players_at_least_1"
-            )
+            ),
+            # A day's deal is played once by each player, whichever door or tab asks.
+            models.UniqueConstraint(
+                fields=["daily_deal", "host"],
+                condition=models.Q(daily_deal__isnull=False),
+                name="one_game_per_daily_deal_and_player",
+            ),
         ]
 
     def __str__(self):
@@ -122,6 +132,28 @@ def _printed_setting(field, value) -> bool | str:
     if isinstance(value, bool):
         return value
     return str(dict(getattr(field, "choices", ())).get(value, value))
+
+
+class DailyDeal(models.Model):
+    """One day's deal of one game: every player may play it once, alone against the site's bots
+    at a fixed level, and compare their play with everyone's on the same cards (`games.daily`)."""
+
+    kind = models.CharField(max_length=24)
+    day = models.DateField()
+    variant = models.CharField(max_length=32)
+    num_players = models.PositiveSmallIntegerField()
+    bot_level = models.CharField(max_length=24)
+    seed = models.BigIntegerField(default=new_seed)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-day", "kind"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "day"], name="one_daily_deal_per_kind_and_day")
+        ]
+
+    def __str__(self):
+        return f"{registry.get(self.kind).name} deal of {self.day.isoformat()}"
 
 
 class Seat(models.Model):

@@ -5,6 +5,7 @@ from django.urls import path
 from biblios_site import inputs  # noqa: F401 (registers the <text:…> path converter)
 from games.analysis import views as analysis_views
 from games.chat import views as chat_views
+from games.daily import views as daily_views
 from games.history import views as history_views
 from games.learn import rules_views
 from games.learn import views as learn_views
@@ -24,6 +25,8 @@ urlpatterns = [
     path("games/<int:game_id>/start/", tables_views.start, name="game_start"),
     path("games/<int:game_id>/invite/", tables_views.invite_friend, name="game_invite_friend"),
     path("games/<int:game_id>/rematch/", tables_views.rematch, name="game_rematch"),
+    path("daily/", daily_views.daily, name="daily"),
+    path("daily/<str:kind>/play/", daily_views.play, name="daily_play"),
     path("learn/", learn_views.index, name="learn"),
     path("learn/<str:kind>/", learn_views.lesson, name="learn_lesson"),
     path("learn/<str:kind>/act/", learn_views.act, name="learn_act"),

@@ -27,7 +27,7 @@ GAME_ROOMS = {
     "play": {"services", "selectors", "forms", "views", "consumers", "turns", "presence"},
     "chat": {"services", "forms", "views"},
     "moderation": {"services", "admin", "admin_steps"},
-    "history": {"selectors", "replay", "views"},
+    "history": {"selectors", "replay", "views", "folded"},
     "learn": {"lessons", "views", "rules_views"},
     "api": {"views", "record", "urls"},
     "analysis": {
@@ -40,7 +40,10 @@ GAME_ROOMS = {
         "review_page",
         "learning",
         "consumers",
+        "what_if",
+        "what_if_page",
     },
+    "daily": {"services", "selectors", "views"},
 }
 GAMES_ROOT = {"models", "access", "web", "apps", "signals", "context_processors", "urls"}
 

@@ -17,6 +17,8 @@ from friends import selectors as friendships
 from games import access
 from games.analysis import selectors as analysis_selectors
 from games.analysis import services as analysis_services
+from games.daily import selectors as daily_selectors
+from games.daily import services as daily_services
 from games.models import Game, Seat
 from games.play import selectors as play_selectors
 from games.play import services as play_services
@@ -233,6 +235,21 @@ def game_analysis(request, game_id: int):
         analysis = analysis_services.request_analysis(game, visitor)
         return JsonResponse(analysis_selectors.analysis_data(analysis, visitor), status=202)
     return JsonResponse(analysis_selectors.analysis_for(game, visitor))
+
+
+@api_view("GET")
+def daily_deals(request):
+    """Today's deal of each game, as the caller may see it: the standings once their own game
+    of it is over (`games.daily.selectors`)."""
+    boards = daily_selectors.boards(request.user)
+    return JsonResponse({"deals": [daily_selectors.board_data(board) for board in boards]})
+
+
+@api_view("POST")
+def play_daily_deal(request, kind: str):
+    """Start the caller's game of today's deal of `kind` (201); 409 once they have one."""
+    game = daily_services.play_daily(request.user, kind)
+    return JsonResponse({"game": game.pk, "day": game.daily_deal.day.isoformat()}, status=201)
 
 
 @api_view("GET")

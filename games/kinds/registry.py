@@ -53,6 +53,22 @@ class BotLevel:
 
 
 @dataclass(frozen=True)
+class DailyTable:
+    """How this game's daily deal is played (`games.daily`), its rule and its reading together.
+
+    - `players`: the table's size, the player and the bots; `bot_level`: the level every bot
+      seat plays at, fixed so every player meets the same opposition.
+    - `points(result, seat)`: the seat's score in the engine's `result`, which the day's
+      standings rank by; `points_name`: what it is called on the page ("victory points").
+    """
+
+    players: int
+    bot_level: str
+    points: Callable[[dict, int], float]
+    points_name: Any  # a lazy translation
+
+
+@dataclass(frozen=True)
 class Reviewer:
     """How a review of a finished game (`games.analysis`) grades this game's decisions, its
     rule and its means together.
@@ -155,6 +171,7 @@ class GameKind:
     stylesheet: str = ""
     lesson: "Lesson | None" = None
     review: Reviewer | None = None
+    daily: DailyTable | None = None
 
     @property
     def player_counts(self) -> tuple[int, ...]:

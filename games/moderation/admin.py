@@ -15,7 +15,7 @@ from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from accounts.models import User
 from biblios_site.admin_permissions import LookAndDeleteAdmin, ReadOnlyAdmin
@@ -23,8 +23,18 @@ from biblios_site.inputs import whole_number
 from games import access
 from games.analysis import review_page
 from games.chat import services as chat
+from games.daily import selectors as daily_selectors
 from games.kinds import registry
-from games.models import Analysis, ChatMessage, Game, ModerationAction, Move, Report, Seat
+from games.models import (
+    Analysis,
+    ChatMessage,
+    DailyDeal,
+    Game,
+    ModerationAction,
+    Move,
+    Report,
+    Seat,
+)
 from games.moderation import services
 from games.moderation import services as moderation
 from games.moderation.admin_steps import ReasonForm, moderation_record, reason_step
@@ -189,6 +199,48 @@ class AnalysisAdmin(ReadOnlyAdmin):
     list_filter = ("status",)
     search_fields = ("=game__id", "requested_by__username")
     list_select_related = ("game", "requested_by")
+
+
+@admin.register(DailyDeal)
+class DailyDealAdmin(ReadOnlyAdmin):
+    """Every day's deals and their results: read-only, since only players' games write them."""
+
+    list_display = ("day", "kind", "bot_level", "games_started", "games_finished")
+    list_filter = ("kind",)
+    date_hierarchy = "day"
+    readonly_fields = ("results",)
+
+    @admin.display(description="games started")
+    def games_started(self, deal):
+        return deal.games.count()
+
+    @admin.display(description="games finished")
+    def games_finished(self, deal):
+        return deal.games.filter(status=Game.Status.FINISHED).count()
+
+    @admin.display(description="results")
+    def results(self, deal):
+        """The deal's standings as its finished players read them, each linked to its game."""
+        kind = registry.get(deal.kind, include_alpha=True)
+        rows = daily_selectors.standings_of(kind, deal)
+        return (
+            format_html_join(
+                "\n",
+                '<p>{}. <a href="{}">{}</a>: {} ({}, place {})</p>',
+                (
+                    (
+                        row.rank,
+                        reverse("admin:games_game_change", args=[row.game_id]),
+                        row.name,
+                        row.points,
+                        kind.daily.points_name,
+                        row.place,
+                    )
+                    for row in rows
+                ),
+            )
+            or "–"
+        )
 
 
 @admin.register(ChatMessage)

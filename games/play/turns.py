@@ -63,6 +63,14 @@ def bot_action(game: Game, position: int, level: str, rng: random.Random) -> dic
     return kind.bots.choose(level, view, memory, rng, budget_s=settings.BOT_BUDGET_S)
 
 
+def bot_rng(game: Game) -> random.Random:
+    """Where a bot's move draws its randomness: a daily deal's game from its seed and step, so
+    every player of the deal meets bots that draw alike (`games.daily`); any other afresh."""
+    if game.daily_deal_id is not None:
+        return random.Random(f"{game.seed}/{game.version}")
+    return random.Random(secrets.randbits(64))
+
+
 def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random | None = None):
     """Play the due move of one game, if any; the Game after the move, or None."""
     now = now or timezone.now()
@@ -74,7 +82,7 @@ def play_turn(game_id: int, *, now: datetime | None = None, rng: random.Random |
     if not to_act:
         return None
     seat = game.seats.get(position=to_act[0])
-    rng = rng or random.Random(secrets.randbits(64))
+    rng = rng or bot_rng(game)
     try:
         action = bot_action(game, seat.position, seat.bot_level or kind.stand_in, rng)
         return services.play_due_turn(game.pk, action, version=game.version, now=now)

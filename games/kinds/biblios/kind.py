@@ -15,10 +15,16 @@ from games.kinds.registry import (
     PLAYS_AT_RANDOM,
     THINKS_AHEAD,
     BotLevel,
+    DailyTable,
     GameKind,
     Reviewer,
     Variant,
 )
+
+
+def victory_points(result: dict, seat: int) -> int:
+    return next(row["vp"] for row in result["players"] if row["seat"] == seat)
+
 
 KIND = GameKind(
     slug="biblios",
@@ -54,5 +60,11 @@ KIND = GameKind(
         results=expected_places,
         final=final_place,
         world=sampled_world,
+    ),
+    daily=DailyTable(
+        players=2,
+        bot_level="abbot",
+        points=victory_points,
+        points_name=pgettext_lazy("daily deal", "victory points"),
     ),
 )

@@ -14,10 +14,16 @@ from games.kinds.registry import (
     PLAYS_AT_RANDOM,
     THINKS_AHEAD,
     BotLevel,
+    DailyTable,
     GameKind,
     Reviewer,
     Variant,
 )
+
+
+def total_points(result: dict, seat: int) -> int:
+    return next(row["total"] for row in result["players"] if row["seat"] == seat)
+
 
 KIND = GameKind(
     slug="exlibris",
@@ -56,5 +62,11 @@ KIND = GameKind(
         results=expected_margins,
         final=final_margin,
         world=sampled_world,
+    ),
+    daily=DailyTable(
+        players=2,
+        bot_level="archivist",
+        points=total_points,
+        points_name=pgettext_lazy("daily deal", "points"),
     ),
 )
