@@ -88,6 +88,8 @@ def test_the_days_scores_and_games_show_only_once_ones_own_game_is_over(users):
     first, second = users[0], users[1]
     mine = finish(services.play_daily(first, "biblios"), random.Random(1))
     assert mine.status == Game.Status.FINISHED
+    end_board = logged_in(first).get(reverse("game", args=[mine.pk])).content.decode()
+    assert f'href="{reverse("daily")}">See how everyone played this deal' in end_board
     reader = logged_in(second)
     replay = reverse("game_replay", args=[mine.pk])
     record = reverse("game_record", args=[mine.pk])
