@@ -30,12 +30,15 @@ BLUNDER_DROP = 15.0
 # move whose loss is within the noise of the best found is graded the best.
 CONFIDENCE_Z = 1.0
 AS_GOOD_AS_BEST = 0.5  # of the inaccuracy threshold: a smaller loss is graded the best
-# Sequential sampling: a graded loss (less its errors) within NEAR standard errors of a grade
-# boundary is graded one way or the other by the luck of the worlds drawn, so two reviews with
-# different seeds disagree on it. Such a decision draws `rounds` more worlds, and again, until
-# it is clear of every boundary or has drawn MORE_WORLDS times `rounds`: four times the worlds
-# halve the error, at four times the cost of the few decisions that need them, while the many
-# clear ones cost no more than before (docs/review.md's figures).
+# Sequential sampling: a graded loss (less CONFIDENCE_Z errors) within NEAR standard errors of a
+# grade boundary is graded one way or the other by the luck of the worlds drawn, so two reviews
+# with different seeds disagree on it; only a smaller error makes them agree. Such a decision
+# draws `rounds` more worlds, and again, until it is clear of every boundary or has drawn
+# MORE_WORLDS times `rounds`: four times the worlds halve the error, at up to four times the
+# cost of the decisions in doubt (a third of heads-up Ex Libris', fewer of Biblios'), while the
+# clear ones cost no more than before (docs/review.md's figures). NEAR is 1.5 rather than 1
+# because the graded loss rises as the error shrinks (less of it is taken off): a decision
+# that stops early must stay clear of the boundary as another review's more worlds would see it.
 MORE_WORLDS = 4
 NEAR = 1.5
 
