@@ -321,8 +321,9 @@ BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)
 
 # Reviews of finished games (games/analysis): jobs in the database, drained by every daphne
 # process beside its turn worker, one at a time each. ANALYSIS_ROUNDS: sampled worlds per
-# decision (docs/review.md: 30 grades 91% of heads-up Biblios' decisions alike from one
-# review to the next); ANALYSIS_BUDGET_S: the CPU seconds a job may spend before it is given up;
+# decision, up to four times as many where the grade is in doubt (docs/review.md: 30 grades 95%
+# of heads-up Biblios' decisions alike from one review to the next); ANALYSIS_BUDGET_S: the CPU
+# seconds a job may spend before it is given up;
 # ANALYSIS_QUEUED_PER_USER: the analyses a person may have waiting at once.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["analysis"]}}
 ANALYSIS_ROUNDS = env.int("ANALYSIS_ROUNDS", default=30)

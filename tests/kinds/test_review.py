@@ -7,6 +7,7 @@ by the rules, from what their mover knew alone."""
 import copy
 import json
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -149,6 +150,46 @@ def test_grades_follow_the_thresholds_and_accuracy_falls_with_the_loss():
     assert accuracies == sorted(accuracies, reverse=True)
     assert accuracies[0] == 100 and accuracies[-1] == 0
     assert 45 < review.move_accuracy(0.3, 0.3) < 55  # a blunder-sized loss, as Lichess rates one
+
+
+def fixed_kind(gains: tuple[float, float]):
+    """A kind whose other move gains, over the move made, `gains[0]` and `gains[1]` in turn, world
+    after world (no noise of its own: the loss is their mean, its error shrinks with the worlds),
+    and which counts the worlds each call draws and the rngs it is handed."""
+    calls = []
+
+    def results(view, memory, actions, rng, rounds):
+        calls.append((rounds, rng))
+        drawn = sum(count for count, _ in calls) - rounds
+        other = [gains[(drawn + world) % 2] for world in range(rounds)]
+        return [[0.0] * rounds, other]
+
+    reviewer = SimpleNamespace(
+        lower_is_better=False,
+        thresholds=(1.0, 2.0, 4.0),
+        moves=lambda view, memory, rng: [{"other": True}],
+        results=results,
+    )
+    return SimpleNamespace(review=reviewer), calls
+
+
+def test_a_loss_near_a_grade_boundary_draws_more_worlds_and_a_clear_one_does_not():
+    """Sequential sampling: a loss whose grade the worlds' noise could turn (a mean gain of 1,
+    the inaccuracy threshold) draws `rounds` more worlds, from the same rng, up to MORE_WORLDS
+    times `rounds`, and is graded from all of them; a loss far from every boundary (10, beyond
+    the blunder's 4) costs `rounds` worlds only."""
+    view, rounds = {"version": 7, "seat": 0}, 10
+    near, calls = fixed_kind((0.0, 2.0))
+    found = review.review_decision(near, view, {}, {"made": True}, rounds, seed=1)
+    assert [count for count, _ in calls] == [rounds] * review.MORE_WORLDS
+    assert len({id(rng) for _, rng in calls}) == 1
+    worlds = rounds * review.MORE_WORLDS
+    assert found.loss == 1.0 and found.error == pytest.approx(1 / (worlds - 1) ** 0.5)
+    assert found.grade == "good"  # 1 less its error, just short of the inaccuracy threshold
+    far, calls = fixed_kind((9.0, 11.0))
+    found = review.review_decision(far, view, {}, {"made": True}, rounds, seed=1)
+    assert [count for count, _ in calls] == [rounds]
+    assert found.loss == 10.0 and found.grade == "blunder"
 
 
 @pytest.mark.parametrize("kind, players", tables())
