@@ -247,8 +247,12 @@ def daily_deals(request):
 
 @api_view("POST")
 def play_daily_deal(request, kind: str):
-    """Start the caller's game of today's deal of `kind` (201); 409 once they have one."""
-    game = daily_services.play_daily(request.user, kind)
+    """Start the caller's game of today's deal of `kind` (201): the body names the day,
+    `{"day": "YYYY-MM-DD"}`, as the page's form does; 409 once they have one."""
+    day = json_body(request).get("day")
+    if not isinstance(day, str):
+        raise errors.BadRequest('name the day of the deal to play: {"day": "YYYY-MM-DD"}')
+    game = daily_services.play_daily(request.user, kind, day=day)
     return JsonResponse({"game": game.pk, "day": game.daily_deal.day.isoformat()}, status=201)
 
 

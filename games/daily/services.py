@@ -50,11 +50,15 @@ def deal_of(kind: registry.GameKind, day: date | None = None) -> DailyDeal:
     return deal
 
 
-def play_daily(user, slug: str) -> Game:
-    """Start `user`'s game of today's deal of the game `slug`; refused once they have one."""
+def play_daily(user, slug: str, *, day: str | None = None) -> Game:
+    """Start `user`'s game of today's deal of the game `slug`; refused once they have one, or
+    when `day` (the ISO date the asking page showed) is not today: a page left open past
+    midnight must not start the next day's deal unseen."""
     if not getattr(user, "is_authenticated", False) or not user.is_active:
         raise errors.Unauthorized(gettext("log in to play the daily deal"))
     kind = daily_kind(slug)
+    if day is not None and day != today().isoformat():
+        raise errors.Conflict(gettext("that day's deal is over: here is today's"))
     deal = deal_of(kind)
     table = TableSettings(
         num_players=deal.num_players,

@@ -19,7 +19,7 @@ def daily(request):
 def play(request, kind: str):
     """Start the reader's game of today's deal, then go to its board."""
     try:
-        game = services.play_daily(request.user, kind)
+        game = services.play_daily(request.user, kind, day=request.POST.get("day", ""))
     except errors.ServiceError as refused:
         messages.error(request, errors.sentence(refused))
         return redirect("daily")

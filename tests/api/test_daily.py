@@ -20,9 +20,12 @@ def test_a_player_plays_a_deal_once_and_reads_the_standings_after_their_game(pla
     assert set(deals) == {"biblios", "exlibris"}
     assert deals["biblios"]["played"] == 0 and deals["biblios"]["standings"] is None
 
-    started = first.post("/api/daily/biblios")
+    day = {"day": before.data["deals"][0]["day"]}
+    assert first.post("/api/daily/biblios").status_code == 400  # which day's deal?
+    assert first.post("/api/daily/biblios", {"day": "2000-01-01"}).status_code == 409
+    started = first.post("/api/daily/biblios", day)
     assert started.status_code == 201, started.data
-    again = first.post("/api/daily/biblios")
+    again = first.post("/api/daily/biblios", day)
     assert again.status_code == 409 and "already played" in again.data["error"]
     assert Game.objects.filter(host=first.user).count() == 1
 
@@ -38,7 +41,7 @@ def test_a_player_plays_a_deal_once_and_reads_the_standings_after_their_game(pla
 
 
 def test_bad_requests_are_refused(players):
-    assert players[0].post("/api/daily/chess").status_code == 404
+    assert players[0].post("/api/daily/chess", {"day": "2026-11-29"}).status_code == 404
     assert players[0].get("/api/daily/biblios").status_code == 405
-    assert ApiClient(None).post("/api/daily/biblios").status_code == 401
+    assert ApiClient(None).post("/api/daily/biblios", {"day": "2026-11-29"}).status_code == 401
     assert not Game.objects.exists()

@@ -55,7 +55,13 @@ def finish(game: Game, rng: random.Random) -> Game:
 
 def test_a_player_plays_the_days_deal_once_against_the_bots(users):
     me = logged_in(users[0])
-    answer = me.post(reverse("daily_play", args=["biblios"]))
+    stale = me.post(reverse("daily_play", args=["biblios"]), {"day": "2000-01-01"}, follow=True)
+    assert (
+        "That day&#x27;s deal is over" in stale.content.decode()
+        or "That day's deal is over" in stale.content.decode()
+    )
+    assert not Game.objects.exists()  # a page left open past midnight starts nothing
+    answer = me.post(reverse("daily_play", args=["biblios"]), {"day": services.today().isoformat()})
     game = Game.objects.get(host=users[0])
     assert answer.status_code == 302 and answer["Location"] == reverse("game", args=[game.pk])
     deal = DailyDeal.objects.get(kind="biblios", day=services.today())
@@ -64,7 +70,8 @@ def test_a_player_plays_the_days_deal_once_against_the_bots(users):
     assert not game.rated
     assert [seat.bot_level for seat in game.seats.order_by("position")] == ["", deal.bot_level]
 
-    again = me.post(reverse("daily_play", args=["biblios"]), follow=True).content.decode()
+    today = {"day": services.today().isoformat()}
+    again = me.post(reverse("daily_play", args=["biblios"]), today, follow=True).content.decode()
     assert "you have already played today" in again.lower()
     assert Game.objects.filter(host=users[0]).count() == 1  # a second tab starts nothing
     with pytest.raises(IntegrityError), transaction.atomic():  # nor a door that skips the lock
@@ -79,7 +86,8 @@ def test_bad_requests_change_nothing(users):
     assert Client().post(reverse("daily_play", args=["biblios"])).status_code == 302
     assert not Game.objects.exists()  # anonymous: sent back with a message
     me = logged_in(users[0])
-    page = me.post(reverse("daily_play", args=["chess"]), follow=True).content.decode()
+    today = {"day": services.today().isoformat()}
+    page = me.post(reverse("daily_play", args=["chess"]), today, follow=True).content.decode()
     assert "There is no daily deal of that game." in page and not Game.objects.exists()
     assert me.get(reverse("daily_play", args=["biblios"])).status_code == 405
 

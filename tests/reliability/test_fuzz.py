@@ -312,6 +312,7 @@ def routes_and_values(game) -> tuple[list[str], dict]:
         "variant": game.variant,
         "token": unsubscribe_token(game.host),  # the e-mails' unsubscribe link (notifications)
         "action": "request",  # a friend button (friends)
+        "move": 1,  # a decision of the game (its review's "what if")
     }
     return site_routes(), values
 
