@@ -42,11 +42,11 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        settings = services.TournamentSettings(
-            **{name: data.get(name) for name in SETTINGS if name in data}
-        )
+        if self.errors:
+            return data
+        self.settings = services.TournamentSettings(**{name: data.get(name) for name in SETTINGS})
         try:
-            self.tournament = services.create_tournament(self.user, settings)
+            services.checked_settings(self.user, self.settings)
         except errors.ServiceError as refused:
             raise forms.ValidationError(errors.sentence(refused)) from None
         return data
@@ -69,7 +69,6 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ("status", "kind")
     search_fields = ("name",)
     actions = ["cancel_tournaments"]
-    inlines = [PlayerInline]
 
     form = TournamentForm
 
@@ -89,14 +88,15 @@ class TournamentAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    def save_model(self, request, obj, form, change):
-        """Created by the form's check through the service; nothing is saved from here."""
-        if not change:
-            obj.pk = form.tournament.pk
+    def get_inlines(self, request, obj=None):
+        return [PlayerInline] if obj is not None else []
 
-    def save_related(self, request, form, formsets, change):
+    def save_model(self, request, obj, form, change):
+        """Created by the service (which checks every setting again), never saved from here."""
         if change:
-            super().save_related(request, form, formsets, change)
+            raise PermissionDenied
+        created = services.create_tournament(request.user, form.settings)
+        obj.pk, obj._state.adding, obj._state.db = created.pk, False, created._state.db
 
     @admin.display(description="players")
     def remove_link(self, tournament):

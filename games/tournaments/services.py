@@ -60,6 +60,12 @@ class TournamentSettings:
 
 def create_tournament(staff, settings: TournamentSettings, *, now=None) -> Tournament:
     """Schedule a tournament (staff only), each setting checked against the registry."""
+    return Tournament.objects.create(**checked_settings(staff, settings, now=now), created_by=staff)
+
+
+def checked_settings(staff, settings: TournamentSettings, *, now=None) -> dict:
+    """The fields of a tournament `staff` may schedule with `settings`; a ServiceError names
+    the first setting refused (the admin's form asks it before saving)."""
     if not getattr(staff, "is_staff", False):
         raise errors.NotAllowed(gettext("only the staff can create a tournament"))
     now = now or timezone.now()
@@ -86,18 +92,17 @@ def create_tournament(staff, settings: TournamentSettings, *, now=None) -> Tourn
         raise errors.ServiceError(gettext("there is no such bot level"))
     if settings.starts_at <= now:
         raise errors.ServiceError(gettext("a tournament starts in the future"))
-    return Tournament.objects.create(
-        name=name,
-        kind=kind.slug,
-        variant=variant,
-        table_size=settings.table_size,
-        rounds=settings.rounds,
-        starts_at=settings.starts_at,
-        turn_seconds=settings.turn_seconds,
-        bots_allowed=settings.bots_allowed,
-        bot_level=bot_level,
-        created_by=staff,
-    )
+    return {
+        "name": name,
+        "kind": kind.slug,
+        "variant": variant,
+        "table_size": settings.table_size,
+        "rounds": settings.rounds,
+        "starts_at": settings.starts_at,
+        "turn_seconds": settings.turn_seconds,
+        "bots_allowed": settings.bots_allowed,
+        "bot_level": bot_level,
+    }
 
 
 def locked(tournament_id: int) -> Tournament:

@@ -4,11 +4,13 @@ door of a tournament shows a card of its running games, to a player, a spectator
 
 import json
 import random
+from datetime import timedelta
 
 import pytest
 from django.contrib.admin.sites import site as admin_site
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import ApiToken
 from games.access import Visitor
@@ -103,6 +105,32 @@ def test_the_api_lists_shows_and_takes_registrations(staff, people):
     assert table["game"] == round_games(tournament, 1)[0].pk
     assert {p["name"] for p in table["players"]} == {str(p) for p in people[:2]}
     assert [row["points"] for row in detail["standings"]] == [0, 0]
+
+
+def test_the_staff_schedule_a_tournament_in_the_admin_each_setting_checked(staff):
+    admin = logged_in(staff)
+    add = reverse("admin:games_tournament_add")
+    assert admin.get(add).status_code == 200
+    start = timezone.localtime(timezone.now() + timedelta(days=1))
+    form = {
+        "name": "Winter Swiss",
+        "kind": "biblios",
+        "variant": "",
+        "table_size": "3",
+        "rounds": "3",
+        "starts_at_0": start.strftime("%Y-%m-%d"),
+        "starts_at_1": start.strftime("%H:%M:%S"),
+        "turn_seconds": "86400",
+        "bot_level": "",
+    }
+    refused = admin.post(add, {**form, "turn_seconds": "45"})
+    assert refused.status_code == 200 and "time per move must be" in refused.content.decode()
+    assert not Tournament.objects.exists()
+    created = admin.post(add, form)
+    assert created.status_code == 302
+    (tournament,) = Tournament.objects.all()
+    assert (tournament.name, tournament.rounds, tournament.created_by) == ("Winter Swiss", 3, staff)
+    assert tournament.variant == "biblios" and tournament.bot_level
 
 
 def test_the_admin_cancels_and_removes(staff, people):
