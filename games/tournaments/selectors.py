@@ -18,7 +18,7 @@ LISTED_PAST = 20  # finished and cancelled tournaments the list shows
 
 @dataclass(frozen=True)
 class Row:
-    rank: int
+    rank: int | None  # None before the first round: nobody is ahead yet
     user_id: int
     name: str
     points: int
@@ -102,6 +102,7 @@ def standings(tournament: Tournament, entries: list, person) -> list[Row]:
     the start, in registration order with no points."""
     by_user = {entry.user_id: entry for entry in entries}
     found = swiss.standings(list(by_user), services.results(tournament))
+    paired = tournament.round_set.exists()
     rows, rank, last = [], 0, None
     for index, row in enumerate(found, start=1):
         key = (row.points, row.buchholz, row.firsts)
@@ -110,7 +111,7 @@ def standings(tournament: Tournament, entries: list, person) -> list[Row]:
         entry = by_user[row.player]
         rows.append(
             Row(
-                rank=rank,
+                rank=rank if paired else None,
                 user_id=row.player,
                 name=str(entry.user),
                 points=int(row.points),
