@@ -11,6 +11,7 @@ number is unique. The seating is `swiss.pair_round`'s; a table is dealt at once 
 decide every game, so a round always ends.
 """
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -36,6 +37,7 @@ from games.tournaments import swiss
 from notifications.models import Notification
 from notifications.services import notify
 
+logger = logging.getLogger(__name__)
 Event = Notification.Event
 Status = Tournament.Status
 # A registered player shows up by checking in during this window before the start; whoever has
@@ -208,7 +210,7 @@ def remove_player(tournament_id: int, user_id: int, *, now=None) -> None:
         if entry is None:
             raise errors.NotFound(gettext("that player is not in this tournament"))
         withdraw(tournament, entry, TournamentPlayer.Withdrawal.REMOVED, now)
-    transaction.on_commit(lambda: advance(tournament_id))
+    transaction.on_commit(lambda: advance_or_log(tournament_id))
 
 
 def cancel(tournament_id: int, *, now=None) -> Tournament:
@@ -281,6 +283,15 @@ def advance(tournament_id: int, *, now=None) -> bool:
     return True
 
 
+def advance_or_log(tournament_id: int) -> None:
+    """`advance` after a commit (the move that ended a table is saved, whatever happens here):
+    a failure is logged, and the clock's next poll tries again."""
+    try:
+        advance(tournament_id)
+    except Exception:
+        logger.exception("opening the next round of tournament %s failed", tournament_id)
+
+
 def results(tournament: Tournament) -> list[dict]:
     """Every finished table and bye so far, as `swiss.standings` takes them."""
     found = []
@@ -300,6 +311,9 @@ def _open_round(tournament: Tournament, number: int, now: datetime) -> None:
     """Pair round `number` from the standings and deal its tables; too few players left ends
     the tournament (cancelled before any table was played, else finished)."""
     entries = list(tournament.players.select_related("user"))
+    for entry in entries:  # a banned account takes no seat (the join rule would refuse it)
+        if not entry.user.is_active:
+            withdraw(tournament, entry, TournamentPlayer.Withdrawal.REMOVED, now)
     standing = swiss.standings([entry.user_id for entry in entries], results(tournament))
     playing = {entry.user_id: entry.user for entry in entries if not entry.withdrawn}
     ranked = [row.player for row in standing if row.player in playing]
@@ -362,7 +376,7 @@ def on_game_finished(sender, game: Game, **kwargs) -> None:
     table.places = {str(seat.user_id): seat.place for seat in seats}
     table.save(update_fields=["places"])
     tournament_id = table.round.tournament_id
-    transaction.on_commit(lambda: advance(tournament_id))
+    transaction.on_commit(lambda: advance_or_log(tournament_id))
 
 
 @receiver(signals.seat_abandoned, dispatch_uid="tournament_seat_abandoned")
@@ -372,7 +386,7 @@ def on_seat_abandoned(sender, seat: Seat, **kwargs) -> None:
     table = TournamentTable.objects.filter(game_id=seat.game_id).select_related("round").first()
     if table is None or seat.user_id is None:
         return
-    tournament = Tournament.objects.get(pk=table.round.tournament_id)
+    tournament = locked(table.round.tournament_id)  # not while its next round is being paired
     entry = tournament.players.filter(user_id=seat.user_id).first()
     if entry is not None:
         withdraw(tournament, entry, TournamentPlayer.Withdrawal.LEFT, timezone.now())

@@ -79,6 +79,18 @@ def test_the_page_registers_checks_in_and_unregisters_by_htmx_or_plain_post(staf
     assert soon.players.get(user=people[1]).checked_in_at is not None
 
 
+def test_a_tournament_game_links_its_tournament_and_warns_who_would_leave(staff, people):
+    tournament = scheduled(staff, table_size=2, rounds=1)
+    for person in people[:2]:
+        services.register(tournament.pk, person)
+    started(tournament)
+    (game,) = round_games(tournament, 1)
+    page = logged_in(people[0]).get(reverse("game", args=[game.pk])).content.decode()
+    assert reverse("tournament", args=[tournament.pk]) in page
+    assert "Round 1 of Autumn Swiss" in page
+    assert "withdraws you from its later rounds" in page
+
+
 def test_the_api_lists_shows_and_takes_registrations(staff, people):
     tournament = scheduled(staff, minutes=20, table_size=2, rounds=1)
     clients = []

@@ -206,3 +206,16 @@ def test_the_staff_remove_a_player_and_cancel(staff, people):
     assert not round_games(tournament, 2)  # no more pairing
     with pytest.raises(errors.Conflict):
         services.cancel(tournament.pk)
+
+
+def test_a_banned_player_is_withdrawn_at_the_pairing_and_the_round_opens(staff, people):
+    tournament = scheduled(staff, table_size=2, rounds=1)
+    for person in people[:3]:
+        services.register(tournament.pk, person)
+    people[0].is_active = False
+    people[0].save()
+    tournament = started(tournament)
+    entry = tournament.players.get(user=people[0])
+    assert entry.withdrawn == TournamentPlayer.Withdrawal.REMOVED
+    (game,) = round_games(tournament, 1)
+    assert {seat.user_id for seat in game.seats.all()} == {people[1].pk, people[2].pk}
