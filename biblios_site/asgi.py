@@ -20,6 +20,7 @@ from biblios_site.origin import SameOriginValidator  # noqa: E402
 from biblios_site.routing import websocket_urlpatterns  # noqa: E402
 from games.analysis import worker as analysis_worker  # noqa: E402
 from games.play import turns  # noqa: E402
+from games.tournaments import clock  # noqa: E402
 from notifications import sending  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -31,5 +32,8 @@ application = ProtocolTypeRouter(
 )
 
 # Bots and timed-out turns are played by a worker on this process's event loop, and the
-# notifications' outbox is sent and game analyses are run beside it (biblios_site/background.py).
-background.start_with_daphne(turns.run_forever, sending.run_forever, analysis_worker.run_forever)
+# notifications' outbox is sent, game analyses are run and tournaments started beside it
+# (biblios_site/background.py).
+background.start_with_daphne(
+    turns.run_forever, sending.run_forever, analysis_worker.run_forever, clock.run_forever
+)

@@ -315,6 +315,8 @@ if not 0 <= INFLIGHT_RESERVED_FOR_MOVES < MAX_INFLIGHT_REQUESTS:
 # TURN_WORKER is off; a bot waits BOT_MOVE_DELAY_S before moving so people can follow.
 TURN_WORKER = env.bool("TURN_WORKER", default=True)
 TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=0.25)
+# How often each process looks for tournaments to start (games/tournaments/clock.py).
+TOURNAMENT_POLL_S = env.float("TOURNAMENT_POLL_S", default=5.0)
 BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.8)
 # The CPU seconds a searching bot (any game's) thinks per decision.
 BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)

@@ -461,3 +461,118 @@ class Analysis(models.Model):
 
     def __str__(self):
         return f"Analysis of game {self.game_id}: {self.status} ({self.done}/{self.total})"
+
+
+class Tournament(models.Model):
+    """A Swiss tournament (`games.tournaments`): staff schedule it, players register and check
+    in before its start, and each round seats them at tables by standing (`swiss.pair_round`)."""
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", pgettext_lazy("tournament status", "Registration open")
+        RUNNING = "running", pgettext_lazy("tournament status", "In progress")
+        FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
+        CANCELLED = "cancelled", pgettext_lazy("tournament status", "Cancelled")
+
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=24)
+    variant = models.CharField(max_length=32)
+    table_size = models.PositiveSmallIntegerField(help_text="Players at each table: 2, 3 or 4.")
+    rounds = models.PositiveSmallIntegerField(help_text="How many rounds are played.")
+    starts_at = models.DateTimeField()
+    turn_seconds = models.PositiveIntegerField(
+        help_text="Time for each move: live (30, 60, 180 s) or turn-based (12, 24, 72 h)."
+    )
+    bots_allowed = models.BooleanField(
+        default=False, help_text="A short table takes bots instead of giving byes."
+    )
+    bot_level = models.CharField(max_length=16, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SCHEDULED)
+    seed = models.BigIntegerField(default=new_seed)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tournaments_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-starts_at", "-pk"]
+        indexes = [models.Index(fields=["status", "starts_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(table_size__gte=2, table_size__lte=4),
+                name="tournament_table_size_2_to_4",
+            ),
+            models.CheckConstraint(condition=models.Q(rounds__gte=1), name="tournament_rounds"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def variant_name(self) -> str:
+        return registry.of(self).variant_name(self.variant)
+
+    @property
+    def turn_based(self) -> bool:
+        return self.turn_seconds in TURN_BASED_SECONDS
+
+
+class TournamentPlayer(models.Model):
+    """A registration: checked in before the start, withdrawn (no show, left a game, removed by
+    the staff) from the rounds still to be paired. Its id is the registration order."""
+
+    class Withdrawal(models.TextChoices):
+        NO_SHOW = "no_show", pgettext_lazy("tournament withdrawal", "did not check in")
+        LEFT = "left", pgettext_lazy("tournament withdrawal", "left a game")
+        REMOVED = "removed", pgettext_lazy("tournament withdrawal", "removed by the staff")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn = models.CharField(max_length=8, choices=Withdrawal.choices, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="one_entry_per_player")
+        ]
+
+    def __str__(self):
+        return f"{self.user} in {self.tournament}"
+
+
+class TournamentRound(models.Model):
+    """One round: its tables (`TournamentTable`) and who rested (a bye scores a win)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    byes = models.JSONField(default=list, blank=True, help_text="User ids resting this round.")
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number")
+        ]
+
+    def __str__(self):
+        return f"Round {self.number} of {self.tournament}"
+
+
+class TournamentTable(models.Model):
+    """A round's table and its game; `places` ({user id: place}) once the game is over."""
+
+    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="tables")
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="tournament_table")
+    places = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self):
+        return f"Game {self.game_id} of {self.round}"

@@ -11,6 +11,7 @@ from games.learn import rules_views
 from games.learn import views as learn_views
 from games.play import views as play_views
 from games.tables import views as tables_views
+from games.tournaments import views as tournaments_views
 
 urlpatterns = [
     path("", tables_views.lobby, name="home"),
@@ -27,6 +28,18 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/", tables_views.rematch, name="game_rematch"),
     path("daily/", daily_views.daily, name="daily"),
     path("daily/<str:kind>/play/", daily_views.play, name="daily_play"),
+    path("tournaments/", tournaments_views.tournaments, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tournaments_views.tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/live/", tournaments_views.live, name="tournament_live"),
+    *(
+        path(
+            f"tournaments/<int:tournament_id>/{action}/",
+            tournaments_views.act,
+            {"action": action},
+            name=f"tournament_{action.replace('-', '_')}",
+        )
+        for action in tournaments_views.ACTIONS
+    ),
     path("learn/", learn_views.index, name="learn"),
     path("learn/<str:kind>/", learn_views.lesson, name="learn_lesson"),
     path("learn/<str:kind>/act/", learn_views.act, name="learn_act"),

@@ -32,6 +32,7 @@ def _notification_json(notification) -> dict:
         "id": notification.pk,
         "event": notification.event,
         "game": notification.game_id,
+        "tournament": notification.tournament_id,
         "actor": str(notification.actor) if notification.actor_id else None,
         "title": text.title,
         "body": text.body,

@@ -26,6 +26,11 @@ class Notification(models.Model):
         FRIEND_REQUEST = "friend_request", gettext_lazy("Friend request")
         FRIEND_ACCEPTED = "friend_accepted", gettext_lazy("Friend request accepted")
         MUTED = "muted", gettext_lazy("Muted in table chats")
+        TOURNEY_REGISTERED = "tourney_registered", gettext_lazy("Registered for a tournament")
+        TOURNEY_ROUND = "tourney_round", gettext_lazy("Tournament round started")
+        TOURNEY_WITHDRAWN = "tourney_withdrawn", gettext_lazy("Withdrawn from a tournament")
+        TOURNEY_OVER = "tourney_over", gettext_lazy("Tournament over")
+        TOURNEY_CANCELLED = "tourney_cancelled", gettext_lazy("Tournament cancelled")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -34,6 +39,10 @@ class Notification(models.Model):
     # Named by string, so this app's models import no other app's.
     game = models.ForeignKey(
         "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # The tournament it tells of (registration, a round, the end), by string as `game`.
+    tournament = models.ForeignKey(
+        "games.Tournament", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,

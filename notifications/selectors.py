@@ -12,5 +12,7 @@ def unread_count(user) -> int:
 
 def latest(user, *, limit: int = PAGE_SIZE) -> list[Notification]:
     """`user`'s newest notifications first, with what their texts name."""
-    rows = Notification.objects.filter(recipient=user).select_related("game", "actor", "recipient")
+    rows = Notification.objects.filter(recipient=user).select_related(
+        "game", "tournament", "actor", "recipient"
+    )
     return list(rows.order_by("-created_at", "-pk")[:limit])

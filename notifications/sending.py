@@ -56,7 +56,10 @@ def send_pending(*, now=None, ids=None) -> int:
     if token is None:
         return 0
     claimed = Delivery.objects.filter(claimed_by=token, sent_at=None).select_related(
-        "notification__recipient", "notification__game", "notification__actor"
+        "notification__recipient",
+        "notification__game",
+        "notification__tournament",
+        "notification__actor",
     )
     sent = 0
     digests: dict[int, list[Delivery]] = {}

@@ -34,6 +34,7 @@ def notify(
     event: str,
     *,
     game=None,
+    tournament=None,
     actor=None,
     text: str = "",
     cause: str = "",
@@ -50,7 +51,8 @@ def notify(
     digest keeps its due time). Nothing here checks
     friendships or blocks: the callers refuse what must not be sent. The e-mails and pushes
     wait `grace` (SEEN_GRACE for news a recipient may be watching); none goes for a notice
-    read before it is sent. A mute is told with its end, `until`.
+    read before it is sent. A mute is told with its end, `until`. A tournament's notice names
+    it (`tournament`) and its own cause.
     """
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("notify() belongs inside the transaction of what causes it")
@@ -76,6 +78,7 @@ def notify(
             recipient=user,
             event=event,
             game=game,
+            tournament=tournament,
             actor=actor,
             text=text.strip(),
             until=until,

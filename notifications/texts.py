@@ -51,6 +51,8 @@ def text_of(notification: Notification) -> Text:
     game = notification.game
     event = notification.event
     actor = str(notification.actor) if notification.actor_id else gettext("A player")
+    if notification.tournament_id is not None:
+        return _about_a_tournament(notification)
     if game is None:
         return _about_the_reader(notification, actor)
     names = {"number": game.pk, "variant": game.variant_name, "actor": actor}
@@ -108,6 +110,38 @@ def _about_the_reader(notification: Notification, actor: str) -> Text:
     return Text(
         gettext("A message from the moderators"), notification.text, reverse("notifications:list")
     )
+
+
+def _about_a_tournament(notification: Notification) -> Text:
+    """A tournament's notice: the registration, a round's start (the reader's table, or a
+    bye), a withdrawal, the end or the cancellation. Its name is the staff's, public."""
+    tournament, game, event = notification.tournament, notification.game, notification.event
+    names = {"name": tournament.name}
+    path = reverse("tournament", args=[tournament.pk])
+    if event == Event.TOURNEY_REGISTERED:
+        start = formats.date_format(timezone.localtime(tournament.starts_at), "DATETIME_FORMAT")
+        title = gettext("You are registered for %(name)s") % names
+        body = gettext(
+            "%(name)s starts %(start)s (%(zone)s). Check in on its page in the half hour "
+            "before the start, or you will be withdrawn."
+        ) % {**names, "start": start, "zone": timezone.get_current_timezone_name()}
+    elif event == Event.TOURNEY_ROUND and game is not None:
+        title = gettext("%(name)s: a round has started") % names
+        body = gettext("Your table is game %(number)s: play now.") % {"number": game.pk}
+        path = reverse("game", args=[game.pk])
+    elif event == Event.TOURNEY_ROUND:
+        title = gettext("%(name)s: a round has started") % names
+        body = gettext("You rest this round: a bye scores as a win.")
+    elif event == Event.TOURNEY_WITHDRAWN:
+        title = gettext("You are withdrawn from %(name)s") % names
+        body = gettext("You will not be seated in its next rounds; your results so far stay.")
+    elif event == Event.TOURNEY_OVER:
+        title = gettext("%(name)s is over") % names
+        body = gettext("The final standings are on the tournament's page.")
+    else:  # Event.TOURNEY_CANCELLED
+        title = gettext("%(name)s is cancelled") % names
+        body = gettext("No more rounds will be played.")
+    return Text(title, body, path)
 
 
 def _invite_link(game) -> str:

@@ -44,7 +44,7 @@ GAME_ROOMS = {
         "what_if_page",
     },
     "daily": {"services", "selectors", "views"},
-    "tournaments": {"swiss"},
+    "tournaments": {"swiss", "services", "selectors", "views", "clock", "admin"},
 }
 GAMES_ROOT = {"models", "access", "web", "apps", "signals", "context_processors", "urls"}
 

@@ -17,6 +17,17 @@ urlpatterns = [
     path("games/your-turn", views.your_turn, name="your_turn"),
     path("daily", views.daily_deals, name="daily"),
     path("daily/<str:kind>", views.play_daily_deal, name="daily_play"),
+    path("tournaments", views.tournaments, name="tournaments"),
+    path("tournaments/<id:tournament_id>", views.tournament, name="tournament"),
+    *(
+        path(
+            f"tournaments/<id:tournament_id>/{action}",
+            views.tournament_action,
+            {"action": action},
+            name=f"tournament_{action.replace('-', '_')}",
+        )
+        for action in views.TOURNAMENT_ACTIONS
+    ),
     path("games/<id:game_id>", views.game_board, name="game"),
     path("games/<id:game_id>/actions", views.game_actions, name="actions"),
     path("games/<id:game_id>/leave", views.leave_game, name="leave_game"),

@@ -19,11 +19,13 @@ from games.analysis import selectors as analysis_selectors
 from games.analysis import services as analysis_services
 from games.daily import selectors as daily_selectors
 from games.daily import services as daily_services
-from games.models import Game, Seat
+from games.models import Game, Seat, Tournament
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.tables import selectors as tables_selectors
 from games.tables import services as tables_services
+from games.tournaments import selectors as tournament_selectors
+from games.tournaments import services as tournament_services
 
 LIST_STATUSES = (Game.Status.OPEN, Game.Status.ACTIVE, Game.Status.FINISHED)
 
@@ -254,6 +256,51 @@ def play_daily_deal(request, kind: str):
         raise errors.BadRequest('name the day of the deal to play: {"day": "YYYY-MM-DD"}')
     game = daily_services.play_daily(request.user, kind, day=day)
     return JsonResponse({"game": game.pk, "day": game.daily_deal.day.isoformat()}, status=201)
+
+
+@api_view("GET")
+def tournaments(request):
+    """The tournaments coming and in progress, then the latest past ones."""
+    upcoming, past = tournament_selectors.listing()
+    return JsonResponse(
+        {
+            "tournaments": [
+                tournament_selectors.summary_data(tournament) for tournament in [*upcoming, *past]
+            ]
+        }
+    )
+
+
+def _tournament(tournament_id: int) -> Tournament:
+    found = Tournament.objects.filter(pk=tournament_id).first()
+    if found is None:
+        raise errors.NotFound(f"there is no tournament {tournament_id}")
+    return found
+
+
+@api_view("GET")
+def tournament(request, tournament_id: int):
+    """A tournament: its settings, the caller's registration, the standings with their
+    tie-breaks, and each round's tables with their games' ids and, once over, the places."""
+    board = tournament_selectors.board(_tournament(tournament_id), request.user)
+    return JsonResponse(tournament_selectors.board_data(board))
+
+
+TOURNAMENT_ACTIONS = {
+    "register": tournament_services.register,
+    "unregister": tournament_services.unregister,
+    "check-in": tournament_services.check_in,
+}
+
+
+@api_view("POST")
+def tournament_action(request, tournament_id: int, action: str):
+    """Register, unregister or check in (the body, if any, is an empty object); the tournament
+    as `tournament` shows it after."""
+    checked_fields(json_body(request, optional=True), {})
+    TOURNAMENT_ACTIONS[action](tournament_id, request.user)
+    board = tournament_selectors.board(_tournament(tournament_id), request.user)
+    return JsonResponse(tournament_selectors.board_data(board))
 
 
 @api_view("GET")

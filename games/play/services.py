@@ -121,6 +121,8 @@ def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = 
                 if seat.consecutive_timeouts >= TIMEOUTS_BEFORE_TAKEOVER:
                     seat.bot_level, seat.abandoned = kind.stand_in, True
                 seat.save(update_fields=["consecutive_timeouts", "bot_level", "abandoned"])
+                if seat.abandoned:
+                    signals.seat_abandoned.send(sender=Seat, seat=seat)
             _apply(game, state, seat.position, action, played_by, now)
     except IntegrityError:
         raise StaleVersion(Game.objects.get(pk=game_id).version) from None
@@ -177,6 +179,7 @@ def leave_game(game_id: int, user, *, now: datetime | None = None) -> Game:
         stand_in = registry.of(game).stand_in
         seat.bot_level, seat.abandoned, seat.consecutive_timeouts = stand_in, True, 0
         seat.save(update_fields=["bot_level", "abandoned", "consecutive_timeouts"])
+        signals.seat_abandoned.send(sender=Seat, seat=seat)
         _reschedule(game, seat, now or timezone.now())
     return game
 

@@ -52,12 +52,16 @@ class TableSettings:
     rated: bool | None = None
 
 
-def create_table(host, table: TableSettings, *, seed: int | None = None) -> Game:
+def create_table(
+    host, table: TableSettings, *, seed: int | None = None, lobby: bool = True
+) -> Game:
     """Open a table of a live game kind and seat its host: a variant, player count, options and
     bot levels of that kind (Biblios: R1's 2–4 players, §8's options per edition). A table whose
     other seats are all bots starts at once, as does a table of one (a kind whose
     `player_counts` has 1: a solo game against the game itself, never rated): nobody else can
-    join it. `seed`: the deal, for a game everyone plays alike; None: a new one."""
+    join it. `seed`: the deal, for a game everyone plays alike; None: a new one. `lobby`: the
+    table waits for players in the lobby, so it counts against its host's open tables; False for
+    a table its caller fills and deals in the same transaction (`seat_players`' `start`)."""
     kind = _checked_kind(table.kind)
     variant = _checked_variant(kind, table.variant)
     if table.num_players not in kind.player_counts:
@@ -78,7 +82,8 @@ def create_table(host, table: TableSettings, *, seed: int | None = None) -> Game
     if table.num_players == 1 and table.rated:
         raise ServiceError(gettext("a solo game is never rated: nobody plays against you"))
     with transaction.atomic():
-        _refuse_too_many_open_tables(host)
+        if lobby:
+            _refuse_too_many_open_tables(host)
         game = Game.objects.create(
             host=host,
             num_players=table.num_players,
@@ -259,15 +264,22 @@ def join_table(game_id: int, user, *, invited: bool = False) -> Game:
     return game
 
 
-def seat_players(host, table: TableSettings, players) -> Game:
+def seat_players(host, table: TableSettings, players, *, start: bool = False) -> Game:
     """Open a table for a given company: `host` first, then each of `players` in order, each
     seated through the join rule as one invited (a tournament's pairing, a rematch among the
     same people). All or nothing: if the rule refuses one of them, or they do not fit the
-    table's free seats, no table is opened."""
+    table's free seats, no table is opened.
+
+    `start`: deal it at once (a tournament's table, whose players are told by the tournament):
+    it never waits in the lobby, so its host's open tables do not limit it."""
     with transaction.atomic():
-        game = create_table(host, table)
+        game = create_table(host, table, lobby=not start)
         for player in players:
             join_table(game.pk, player, invited=True)
+        if start:
+            game = locked_game(game.pk)
+            if game.status == Game.Status.OPEN:
+                _deal(game, None, timezone.now(), announce=False)
     return game
 
 
@@ -355,9 +367,10 @@ def start_game(game_id: int, user, *, now: datetime | None = None) -> Game:
     return game
 
 
-def _deal(game: Game, user, now: datetime) -> None:
+def _deal(game: Game, user, now: datetime, *, announce: bool = True) -> None:
     """Start a full table (in the caller's transaction): the engine deals from the table's
-    seed, the first to act is told, the others hear the game started."""
+    seed, the first to act is told, the others hear the game started (unless not `announce`:
+    a caller that tells them itself)."""
     _compact_seats(game)
     engine = registry.of(game).engine
     try:
@@ -383,13 +396,14 @@ def _deal(game: Game, user, now: datetime) -> None:
     others = game.seats.exclude(user=None).select_related("user")
     if game.turn_based:
         others = others.filter(on_turn=False)
-    notify(
-        [seat.user for seat in others],
-        Notification.Event.GAME_STARTED,
-        game=game,
-        actor=user,
-        grace=seen_grace(game),
-    )
+    if announce:
+        notify(
+            [seat.user for seat in others],
+            Notification.Event.GAME_STARTED,
+            game=game,
+            actor=user,
+            grace=seen_grace(game),
+        )
     after_commit(game, lobby=True)
 
 

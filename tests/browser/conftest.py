@@ -34,6 +34,7 @@ TEST_ENV = {
     "MAX_INFLIGHT_PER_CLIENT": "100000",
     "BOT_MOVE_DELAY_S": "0.05",
     "TURN_WORKER_POLL_S": "0.05",
+    "TOURNAMENT_POLL_S": "0.2",
     # Reviews of one sampled world a decision (which has no error to draw more worlds for),
     # looked for every 0.2 s: the page's story, not the bot's judgement, which
     # tests/kinds/test_review.py and docs/review.md look at.

@@ -325,9 +325,22 @@ for _ in range({moves}):
 waiting = tables_services.create_table(host, tables_services.TableSettings(2))
 friends.send_request(host, guest)  # the friends page lists one; the waiting room invites him
 friends.accept(guest, host)
+# A Swiss tournament in its first round (the two of them at its table), and one to register for.
+from datetime import timedelta
+from django.utils import timezone
+from games.tournaments import services as tournaments
+staff = User.objects.create_user("arbiter{tag}", password="{password}", is_staff=True)
+swiss = lambda name, minutes: tournaments.create_tournament(staff, tournaments.TournamentSettings(
+    name=name, starts_at=timezone.now() + timedelta(minutes=minutes), rounds=3, table_size=2,
+    turn_seconds=86400))
+running, coming = swiss("Swiss {tag}", 10), swiss("Coming Swiss {tag}", 600)
+for person in (host, guest):
+    tournaments.register(running.pk, person)
+tournaments.start(running.pk, now=running.starts_at)
+tournaments.register(coming.pk, guest)
 print(json.dumps(dict(host=host.username, guest=guest.username, finished=finished.pk,
                       moves=finished.moves.count(), in_play=in_play.pk, waiting=waiting.pk,
-                      invite=waiting.invite_code)))
+                      invite=waiting.invite_code, running=running.pk, coming=coming.pk)))
 """
 
 
@@ -361,6 +374,9 @@ def site(live_site, live_site_env):
             "/friends/": "#friend-lists",
             f"/accounts/u/{made['guest']}/": ".friend-actions",
             "/notifications/": "#notifications",
+            "/tournaments/": None,
+            f"/tournaments/{made['running']}/": "table.tournament-standings",
+            f"/tournaments/{made['coming']}/": "#tournament-live form",
         },
         "on_a_phone": {
             "/": None,
@@ -376,6 +392,8 @@ def site(live_site, live_site_env):
             "/friends/": "#friend-lists",
             "/learn/biblios/": "#lesson-coach",
             "/notifications/": "#notifications",
+            f"/tournaments/{made['running']}/": "table.tournament-standings",
+            f"/tournaments/{made['coming']}/": "#tournament-live form",
         },
         "logged_out": {
             "/": None,
@@ -390,6 +408,8 @@ def site(live_site, live_site_env):
             f"/accounts/u/{made['host']}/": "svg.rating-chart",
             f"/games/{finished}/": "#board-score svg",
             "/offline/": None,  # what the service worker shows without a connection
+            "/tournaments/": None,
+            f"/tournaments/{made['running']}/": "table.tournament-standings",
         },
     }
     return {"host": made["host"], "pages": pages}

@@ -6,11 +6,10 @@ from django.db.migrations.executor import MigrationExecutor
 
 def migrate(targets):
     """Migrate the apps `targets` names to those migrations, every other app staying at its
-    latest ([]: every app at its latest); the historical models at that point."""
+    latest ([]: every app at its latest) unless a migration of it needs a later one of a moved
+    app (it is unapplied with it, as Django does: a plan goes one way); the historical models
+    of what is applied then."""
     executor = MigrationExecutor(connection)
-    moved = {app for app, _ in targets}
-    plan = [node for node in executor.loader.graph.leaf_nodes() if node[0] not in moved]
-    plan += targets
-    executor.migrate(plan)
+    executor.migrate(targets or executor.loader.graph.leaf_nodes())
     executor.loader.build_graph()
-    return executor.loader.project_state(plan).apps
+    return executor.loader.project_state(sorted(executor.loader.applied_migrations)).apps

@@ -61,8 +61,8 @@ def test_every_player_sits_once_or_rests_and_byes_go_to_the_fewest_then_the_lowe
         for player in found.byes:  # nobody lower with as few byes was passed over
             below = lowest_first[: lowest_first.index(player)]
             assert all(other in found.byes or byes[other] > byes[player] for other in below)
-    # The best player who does not rest sits at the first table (the leader may be resting:
-    # everyone below has had more byes).
+    # The best player seated sits at the first table (the leader may rest: with the fewest byes,
+    # a bye can be theirs, e.g. 3 players at tables of 2 when both others have had one).
     best_seated = next(player for player in ranked if player not in found.byes)
     assert best_seated in found.tables[0]
 

@@ -19,7 +19,9 @@ from games.models import Game
 from games.play import rendering
 from games.play import services as play_services
 from games.tables import services as tables_services
+from games.tournaments import services as tournament_services
 from tests.play import started_game
+from tests.tournaments.helpers import round_games, scheduled, started
 from tests.web.helpers import Knowledge, assert_no_leak, card_ids_in
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +119,27 @@ def test_pages_without_a_board_show_no_cards(users, clients):
     game = tables_services.create_table(users[0], tables_services.TableSettings(2))
     tables_services.join_table(game.pk, users[1])
     started_game(users[2:], 2)
+    tournament = running_tournament(users[:4])
+    doors = [f"/tournaments/{tournament.pk}/", f"/tournaments/{tournament.pk}/live/"]
     for browser in (clients[users[0].pk], clients[users[4].pk], clients[None]):
-        for url in ("/", f"/games/{game.pk}/"):
+        for url in ("/", f"/games/{game.pk}/", "/tournaments/", *doors):
             assert not card_ids_in(browser.get(url).content.decode())
     assert not card_ids_in(rendering.lobby_html(users[0]))
+
+
+def running_tournament(players):
+    """A Swiss tournament of `players` at tables of 2, its first round a few moves in."""
+    staff = type(players[0]).objects.create_user("arbiter", password="x", is_staff=True)
+    tournament = scheduled(staff, table_size=2, rounds=2)
+    for player in players:
+        tournament_services.register(tournament.pk, player)
+    started(tournament)
+    rng = random.Random(9)
+    for table in round_games(tournament, 1):
+        by_seat = {seat.position: seat.user for seat in table.seats.all()}
+        for _ in range(6):
+            table.refresh_from_db()
+            seat = biblios.to_act(table.engine_state())[0]
+            action = choose(biblios.legal_actions(table.engine_state(), seat), rng)
+            play_services.submit_action(table.pk, by_seat[seat], action, version=table.version)
+    return tournament
