@@ -26,6 +26,7 @@ class Notification(models.Model):
         FRIEND_REQUEST = "friend_request", gettext_lazy("Friend request")
         FRIEND_ACCEPTED = "friend_accepted", gettext_lazy("Friend request accepted")
         MUTED = "muted", gettext_lazy("Muted in table chats")
+        ORDER_STOPPED = "order_stopped", gettext_lazy("Standing order switched off")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
