@@ -31,6 +31,9 @@ ENDINGS = {
     "refused": pgettext_lazy("standing order ended", "its move was refused"),
 }
 
+# The endings its player chose, which their log does not repeat.
+CHOSEN = ("cancelled", "replaced")
+
 RECENT = 3  # ended orders a player still sees beside their active one
 
 

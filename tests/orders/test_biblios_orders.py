@@ -37,6 +37,10 @@ def page(game, user) -> str:
     return browser(user).get(f"/games/{game.pk}/").content.decode()
 
 
+def log_page(game, user) -> str:
+    return browser(user).get(f"/games/{game.pk}/log/").content.decode()
+
+
 def give(game, user, kind: str, params: dict, version: int) -> StandingOrder:
     return services.give_order(game.pk, user, kind, params, version=version)
 
@@ -69,6 +73,10 @@ def test_bid_up_to_3_bids_for_its_player_and_switches_off_on_a_bid_of_4(people):
     play(game, first_user, {"type": "pass"})
     assert acting(game) == holder
     assert "someone bid more than 3" in page(game, holder_user)
+    # Their own log says so too, and only theirs.
+    told = "Your standing order ended: someone bid more than 3."
+    assert told in log_page(game, holder_user)
+    assert all(told not in log_page(game, other) for other in (first_user, auctioneer_user))
     assert not Notification.objects.filter(event="order_stopped").exclude(recipient=holder_user)
 
 
