@@ -9,7 +9,7 @@ on the version it read. An order is its player's alone: only their board, API an
 carry it (docs/orders.md).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 
 from django.utils.translation import gettext, pgettext_lazy
@@ -43,12 +43,18 @@ def offered(game: Game) -> bool:
     return game.turn_based and game.status == Game.Status.ACTIVE and bool(registry.of(game).orders)
 
 
-def read_params(order_kind: registry.OrderKind, data) -> dict:
-    """The order's parameters from posted or JSON `data` (a mapping): whole numbers, each at
-    least its minimum; BadRequest with the field's name otherwise."""
+def read_params(order_kind: registry.OrderKind, data: Mapping) -> dict:
+    """The order's parameters from `data`, a mapping of them alone (a form's fields as text,
+    or JSON): whole numbers, each at least its minimum; BadRequest naming the field otherwise,
+    or naming a field the order does not take."""
+    unknown = sorted(set(data) - {param.name for param in order_kind.params})
+    if unknown:
+        raise BadRequest(
+            gettext("this order takes no %(field)s") % {"field": ", ".join(unknown)[:100]}
+        )
     params = {}
     for param in order_kind.params:
-        raw = data.get(param.name) if hasattr(data, "get") else None
+        raw = data.get(param.name)
         if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
             raw = int(raw.strip())
         if isinstance(raw, bool) or not isinstance(raw, int) or raw < param.minimum:

@@ -178,7 +178,7 @@ def _store(game: Game, state, new_state, now: datetime) -> None:
 
 
 def give_order(game_id: int, user, slug: str, data, *, version, now: datetime | None = None):
-    """Store `user`'s standing order of kind `slug` (parameters read from `data`) made against
+    """Store `user`'s standing order of kind `slug` (its parameters alone in `data`) made against
     board `version`, in place of their active one; it fires at once if it is its seat's turn.
 
     Only at a running turn-based table, for a seat its player plays; the kind's `start` refuses

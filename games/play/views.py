@@ -178,8 +178,10 @@ def standing_order(request, game_id: int):
             message = gettext("Your standing order is cancelled.")
         else:
             version = parse_version(request.POST)
+            fields = ("csrfmiddlewaretoken", "version", "kind")
+            params = {k: v for k, v in request.POST.items() if k not in fields}
             services.give_order(
-                game.pk, request.user, request.POST.get("kind"), request.POST, version=version
+                game.pk, request.user, request.POST.get("kind"), params, version=version
             )
             message = gettext("Your standing order is given.")
     except registry.ActionInputError as refusal:

@@ -76,6 +76,8 @@ def test_the_api_gives_reads_and_cancels_the_callers_own_orders(auction, make_pl
     assert bad.status_code == 400
     unknown = api.post(path, {"version": view["version"], "kind": "bid_up_to", "limit": 3})
     assert unknown.status_code == 400
+    extra = {"version": view["version"], "kind": "pass_round", "params": {"limit": 3}}
+    assert api.post(path, extra).data["error"] == "this order takes no limit"
     assert not StandingOrder.objects.exists()
 
     given = api.post(
