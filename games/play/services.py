@@ -77,18 +77,23 @@ def submit_action(game_id: int, user, action, *, version, now: datetime | None =
                     "a bot is playing your seat since you left: take your seat back first"
                 )
             state = game.engine_state()
-            if (
-                game.due_at is not None
-                and now >= game.due_at
-                and seat.position in registry.of(game).engine.to_act(state)
-            ):
-                raise TimeUp("your time for this move ran out; a bot moves for you this turn")
+            _check_in_time(game, state, seat, now)
             if seat.consecutive_timeouts:
                 Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
             _apply(game, state, seat.position, action, Move.PlayedBy.PLAYER, now)
     except IntegrityError:
         raise StaleVersion(Game.objects.get(pk=game_id).version) from None
     return game
+
+
+def _check_in_time(game: Game, state, seat: Seat, now: datetime) -> None:
+    """TimeUp when the game waits on `seat` and its time ran out: the turn worker moves."""
+    if (
+        game.due_at is not None
+        and now >= game.due_at
+        and seat.position in registry.of(game).engine.to_act(state)
+    ):
+        raise TimeUp("your time for this move ran out; a bot moves for you this turn")
 
 
 def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = None) -> Game:
@@ -181,11 +186,14 @@ def give_order(game_id: int, user, slug: str, data, *, version, now: datetime | 
     """Store `user`'s standing order of kind `slug` (its parameters alone in `data`) made against
     board `version`, in place of their active one; it fires at once if it is its seat's turn.
 
-    Only at a running turn-based table, for a seat its player plays; the kind's `start` refuses
-    an order that cannot be given now (its words say why). The new StandingOrder.
+    Only at a running turn-based table, for a seat its player plays, in time (it may play a
+    move); the kind's `start` refuses an order that cannot be given now (its words say why).
+    Counted against the user's action rate like a move. The new StandingOrder.
     """
     if isinstance(version, bool) or not isinstance(version, int):
         raise ServiceError(gettext("the board version must be a whole number"))
+    if getattr(user, "is_authenticated", False):
+        ratelimit.hit("action", user.pk)
     now = now or timezone.now()
     try:
         with transaction.atomic():
@@ -202,6 +210,7 @@ def give_order(game_id: int, user, slug: str, data, *, version, now: datetime | 
                 raise BadRequest(gettext("there is no such standing order in this game"))
             params = orders.read_params(order_kind, data)
             state = game.engine_state()
+            _check_in_time(game, state, seat, now)
             try:
                 anchor = order_kind.start(kind.engine.view(state, seat.position), params)
             except registry.OrderRefused as refusal:

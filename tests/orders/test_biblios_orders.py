@@ -3,6 +3,7 @@ service layer like any move, and switch themselves off on what their player did 
 (R9: bidding round the table, a pass final for the card; R10: whole-number bids)."""
 
 import random
+from datetime import timedelta
 
 import pytest
 
@@ -128,3 +129,16 @@ def test_a_new_order_replaces_the_old_and_a_cancelled_order_never_fires(people):
         services.cancel_order(game.pk, holder_user)
     play(game, first_user, {"type": "bid", "amount": 1})
     assert order_moves(game) == [] and acting(game) == holder
+
+
+def test_an_order_given_once_the_players_time_ran_out_is_refused(people):
+    """The turn worker moves for a player whose time ran out; an order may not move first."""
+    game = turn_based_game(people)
+    view, (first, first_user), _, _ = auction_seats(game, random.Random(11))
+    game.refresh_from_db()
+    late = game.due_at + timedelta(seconds=1)
+    with pytest.raises(errors.TimeUp):
+        services.give_order(
+            game.pk, first_user, "pass_round", {}, version=view["version"], now=late
+        )
+    assert not StandingOrder.objects.exists() and acting(game) == first
