@@ -18,6 +18,13 @@ def _start(view: dict, params: dict) -> dict:
     return {"round": view["round"]}
 
 
+def _sasquatch_start(view: dict, params: dict) -> dict:
+    """X58: only the Sasquatch's owner is asked what it does."""
+    if view["seats"][view["seat"]]["special_assistant"] != "sasquatch":
+        raise OrderRefused(gettext("you have no Sasquatch"))
+    return _start(view, params)
+
+
 def _answer(decision: str, action: dict):
     """An order that answers `decision` with `action` whenever its seat is asked it, until the
     round it was given in ends."""
@@ -63,7 +70,7 @@ SASQUATCH_STAYS = OrderKind(
             "stops when the round ends.",
         )
     ),
-    start=_start,
+    start=_sasquatch_start,
     decide=_answer("sasquatch", {"type": "stay"}),  # X58
     reasons={"round_over": ROUND_OVER},
 )
@@ -79,7 +86,7 @@ SASQUATCH_RETURNS = OrderKind(
             "location; stops when the round ends.",
         )
     ),
-    start=_start,
+    start=_sasquatch_start,
     decide=_answer("sasquatch", {"type": "take_back"}),  # X58, X24
     reasons={"round_over": ROUND_OVER},
 )
