@@ -274,6 +274,7 @@ class Move(models.Model):
         BOT = "bot", "Bot"
         TIMEOUT = "timeout", "Automatic move (time ran out)"
         TAKEOVER = "takeover", "Bot standing in for a player"
+        ORDER = "order", "The player's standing order"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField(
@@ -295,6 +296,43 @@ class Move(models.Model):
 
     def __str__(self):
         return f"move {self.seq} of game {self.game_id}: seat {self.seat} {self.action}"
+
+
+class StandingOrder(models.Model):
+    """What a player said in advance at a turn-based table (`games.play.orders` runs it).
+
+    Private to its player: it tells their intent, so no other reader's page, push or API
+    answer carries it. `kind` and `params` name one of the game kind's `OrderKind`s; `anchor`
+    is what the order remembered of the moment it was given (from the seat's own view). An
+    order is active until `ended_at`; `end_reason` is its kind's reason or one of the
+    platform's (`games.play.orders.ENDINGS`).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="standing_orders")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=32)
+    params = models.JSONField(default=dict, blank=True)
+    anchor = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_version = models.PositiveIntegerField()
+    plays = models.PositiveSmallIntegerField(default=0, help_text="Moves it played.")
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_version = models.PositiveIntegerField(null=True, blank=True)
+    end_reason = models.CharField(max_length=24, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat"],
+                condition=models.Q(ended_at=None),
+                name="one_active_order_per_seat",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.kind} order of seat {self.seat} in game {self.game_id}"
 
 
 class Connection(models.Model):

@@ -50,6 +50,7 @@ urlpatterns = [
     path("rules/<str:kind>/<str:variant>/", rules_views.rules, name="rules"),
     path("games/<int:game_id>/leave-game/", play_views.leave_game, name="game_leave_game"),
     path("games/<int:game_id>/take-back/", play_views.take_seat_back, name="game_take_back"),
+    path("games/<int:game_id>/orders/", play_views.standing_order, name="game_orders"),
     path("join/<text:invite_code>/", tables_views.invite, name="invite"),
     path("games/<int:game_id>/replay/", history_views.game_replay, name="game_replay"),
     path("games/<int:game_id>/record/", history_views.download_record, name="game_record"),

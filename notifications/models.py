@@ -31,6 +31,7 @@ class Notification(models.Model):
         TOURNEY_WITHDRAWN = "tourney_withdrawn", gettext_lazy("Withdrawn from a tournament")
         TOURNEY_OVER = "tourney_over", gettext_lazy("Tournament over")
         TOURNEY_CANCELLED = "tourney_cancelled", gettext_lazy("Tournament cancelled")
+        ORDER_STOPPED = "order_stopped", gettext_lazy("Standing order switched off")
 
     recipient = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -70,6 +70,15 @@ def text_of(notification: Notification) -> Text:
         title = gettext("%(actor)s invites you to a table") % names
         body = gettext("%(actor)s invites you to %(variant)s table %(number)s.") % names
         path = _invite_link(game)
+    elif event == Event.ORDER_STOPPED:  # why, the board says: an order is its player's alone
+        title = gettext("Your standing order in game %(number)s switched off") % names
+        body = (
+            gettext(
+                "%(variant)s, game %(number)s: your standing order switched itself off on "
+                "something it was not given for; the board says what."
+            )
+            % names
+        )
     else:  # Event.REMATCH
         title = gettext("%(actor)s wants a rematch") % names
         body = gettext("%(actor)s opened a new %(variant)s table, %(number)s: join them.") % names

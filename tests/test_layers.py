@@ -24,7 +24,16 @@ EDGE_MODULES = {"games.api.record"}  # the record's JSON endpoint, beside the AP
 # shares: the models, the access rule, the pages' shared answers (`web`), the app's wiring.
 GAME_ROOMS = {
     "tables": {"services", "selectors", "forms", "views", "consumers"},
-    "play": {"services", "selectors", "forms", "views", "consumers", "turns", "presence"},
+    "play": {
+        "services",
+        "selectors",
+        "forms",
+        "views",
+        "consumers",
+        "turns",
+        "presence",
+        "orders",
+    },
     "chat": {"services", "forms", "views"},
     "moderation": {"services", "admin", "admin_steps"},
     "history": {"selectors", "replay", "views", "folded"},

@@ -32,6 +32,7 @@ urlpatterns = [
     path("games/<id:game_id>/actions", views.game_actions, name="actions"),
     path("games/<id:game_id>/leave", views.leave_game, name="leave_game"),
     path("games/<id:game_id>/take-back", views.take_seat_back, name="take_back"),
+    path("games/<id:game_id>/orders", views.game_orders, name="orders"),
     path("games/<id:game_id>/record", record.game_record, name="record"),
     path("games/<id:game_id>/analysis", views.game_analysis, name="analysis"),
     # Anything else under /api/ is a JSON 404 rather than Django's HTML page.

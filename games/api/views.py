@@ -20,6 +20,7 @@ from games.analysis import services as analysis_services
 from games.daily import selectors as daily_selectors
 from games.daily import services as daily_services
 from games.models import Game, Seat, Tournament
+from games.play import orders
 from games.play import selectors as play_selectors
 from games.play import services as play_services
 from games.tables import selectors as tables_selectors
@@ -221,6 +222,44 @@ def game_actions(request, game_id: int):
             "status": played.status,
             "view": play_selectors.board_for(played, _visitor(request, played)),
         }
+    )
+
+
+ORDER_FIELDS = {"version": int, "kind": str, "params": dict}
+
+
+@api_view("GET", "POST", "DELETE")
+def game_orders(request, game_id: int):
+    """The caller's own standing orders in the game: GET reads them (with the kinds offered),
+    POST gives one against board `version`, DELETE cancels the active one. Nobody else's."""
+    if request.method == "POST":
+        data = checked_fields(json_body(request), ORDER_FIELDS)
+        if not {"version", "kind"} <= set(data):
+            raise errors.BadRequest(
+                'send {"version": <board version>, "kind": ..., "params": {...}}'
+            )
+        try:
+            play_services.give_order(
+                game_id, request.user, data["kind"], data.get("params", {}), version=data["version"]
+            )
+        except errors.StaleVersion as stale:
+            return error(str(stale), stale.status, version=stale.current_version)
+    elif request.method == "DELETE":
+        play_services.cancel_order(game_id, request.user)
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise errors.NotFound(f"there is no game {game_id}")
+    seat = game.seats.filter(user=request.user).values_list("position", flat=True).first()
+    if seat is None:
+        raise errors.NotAllowed("you are not playing in this game")
+    return JsonResponse(
+        {
+            "version": game.version,
+            "offered": orders.offered(game),
+            "kinds": orders.kinds_offered(game),
+            "orders": orders.seat_orders(game, seat),
+        },
+        status=201 if request.method == "POST" else 200,
     )
 
 

@@ -249,7 +249,8 @@ def game_record(game: Game, visitor: access.Visitor) -> dict:
 def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
     """The game's events as `seat` may see them, newest first (at most `limit`), the events of
     moves the clock decided marked (`with_timeouts_marked`), with the platform's own after the
-    move they followed (`seat_notes`: a seat handed to the bot by a ban).
+    move they followed (`seat_notes`: a seat handed to the bot by a ban; the reader's own
+    standing orders that ended by themselves).
 
     The view only carries the last action's events; the log replays the move log and filters
     each step through `events_for`, the engine's own per-seat filter.
@@ -258,6 +259,8 @@ def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
         return []
     timed_out = timed_out_steps(game)
     notes = seat_notes.by_step(game)
+    for step, mine in seat_notes.orders_by_step(game, seat).items():
+        notes[step] = [*notes.get(step, ()), *mine]
     steps = game_steps(game, seat)
     events = [
         event

@@ -97,6 +97,60 @@ class Reviewer:
     world: Callable[..., Any]
 
 
+class OrderRefused(ValueError):
+    """A standing order that cannot be given now; the message says why (for the player)."""
+
+
+@dataclass(frozen=True)
+class OrderParam:
+    """A whole-number parameter of an order kind ("up to N"), its label and lowest value."""
+
+    name: str
+    label: Any  # a lazy translation
+    minimum: int = 1
+
+
+@dataclass(frozen=True)
+class Play:
+    """An order fires: `action` is played for its seat; `last`: the order is then done."""
+
+    action: dict
+    last: bool = False
+
+
+@dataclass(frozen=True)
+class Stop:
+    """An order ends by itself: `reason` is a key of its kind's `reasons`; `tell`: the player
+    is told (it switched off on something they did not foresee), not only shown it."""
+
+    reason: str
+    tell: bool = True
+
+
+@dataclass(frozen=True)
+class OrderKind:
+    """One kind of standing order a player may give in advance at a turn-based table, its
+    rule and its words together (`games.play.orders` stores and runs them for every game).
+
+    - `label`: its name in the order form; `params`: its whole-number parameters.
+    - `words(params)`: the order as the player reads it, saying when it switches itself off.
+    - `start(view, params)`: what it remembers of the moment it is given (the card up for
+      auction…), from the seat's view; `OrderRefused` when it cannot be given now.
+    - `decide(view, params, anchor)`: after every move, from the seat's own view only (never
+      a hidden card): None to wait, `Play` to fire (only ever a legal action of the view), or
+      `Stop` when what it was given for is over or something unforeseen happened.
+    - `reasons`: the words of each `Stop` reason ("someone bid more than 3").
+    """
+
+    slug: str
+    label: Any
+    params: tuple[OrderParam, ...]
+    words: Callable[[dict], str]
+    start: Callable[[dict, dict], dict]
+    decide: Callable[[dict, dict, dict], "Play | Stop | None"]
+    reasons: Mapping[str, Any]
+
+
 @dataclass(frozen=True)
 class GameKind:
     """Everything game-specific the platform asks for, behind one object per game.
@@ -148,6 +202,8 @@ class GameKind:
       inspector, lesson: `{% kind_stylesheet game %}`; scoring demo, rules:
       `{% kind_stylesheet kind %}`), so no game carries another's.
     - `review`: how its decisions are graded (`Reviewer`); None: the kind has no review.
+    - `orders`: the standing orders its players may give at a turn-based table (`OrderKind`);
+      () for none.
     - `stage`: `ALPHA` keeps a kind being built off the lobby, the API and the pages.
     - `lesson`: the kind's guided first game and scoring demo (`Lesson`, from its `tutorial`
       module), played at /learn/<kind>/ without an account; None: the kind has none yet.
@@ -172,6 +228,7 @@ class GameKind:
     lesson: "Lesson | None" = None
     review: Reviewer | None = None
     daily: DailyTable | None = None
+    orders: tuple[OrderKind, ...] = ()
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -196,6 +253,9 @@ class GameKind:
         from the weakest up."""
         default = tuple(level for level in self.bot_levels if level.slug == self.default_bot)
         return default + tuple(level for level in self.bot_levels if level not in default)
+
+    def order_kind(self, slug: str) -> OrderKind | None:
+        return next((order for order in self.orders if order.slug == slug), None)
 
     @property
     def bot_level_slugs(self) -> tuple[str, ...]:

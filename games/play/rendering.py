@@ -22,6 +22,7 @@ from games.chat import services as chat
 from games.history import selectors as history_selectors
 from games.kinds import registry
 from games.models import Game
+from games.play import orders
 from games.play import selectors as play_selectors
 from games.tables import selectors as tables_selectors
 
@@ -90,12 +91,36 @@ def board_context(
         context["banner"] = {"mine": False, "text": ABORTED_TEXT}
     context["log"] = history_selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
     context["turn"] = _turn(game, visitor.user, view, context["players"], seats)
+    context["standing_orders"] = standing_orders_context(game, visitor, view)
     if game.status == Game.Status.FINISHED:
         context["rematch"] = _rematch(game, visitor.user, view["seat"])
         # Whoever sees the finished board may read its record (`access.record_refusal`). Only
         # the live board links it here: the replay links it once for every step.
         context["record_url"] = reverse("game_record", args=[game.pk])
     return context
+
+
+def standing_orders_context(game: Game, visitor: access.Visitor, view: dict) -> dict | None:
+    """The reader's own standing orders and the forms to give one, only on their own seat's
+    board of a running turn-based table (an order is its player's alone); None elsewhere."""
+    if visitor.seat is None or view["seat"] != visitor.seat or not orders.offered(game):
+        return None
+    return {
+        "orders": orders.seat_orders(game, visitor.seat),
+        "kinds": orders.kinds_offered(game),
+    }
+
+
+def standing_orders_html(game: Game, visitor: access.Visitor, *, message: str = "") -> str:
+    """The standing orders region alone, answering its forms' htmx posts."""
+    view = play_selectors.board_for(game, visitor)
+    context = {
+        "game": game,
+        "view": view,
+        "standing_orders": standing_orders_context(game, visitor, view),
+        "orders_message": message,
+    }
+    return render_to_string("games/board_parts.html#standing_orders", context)
 
 
 def chat_context(game: Game, visitor: access.Visitor, *, error: str = "") -> dict:

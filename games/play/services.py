@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from biblios_site import ratelimit
 from biblios_site.errors import (
+    BadRequest,
     Conflict,
     IllegalMove,
     NotAllowed,
@@ -27,8 +28,8 @@ from biblios_site.errors import (
 )
 from games import access, signals
 from games.kinds import registry
-from games.models import Game, Move, Seat
-from games.play import broadcast, presence
+from games.models import Game, Move, Seat, StandingOrder
+from games.play import broadcast, orders, presence
 from notifications import live
 from notifications.models import Notification
 from notifications.services import SEEN_GRACE, notify
@@ -76,18 +77,23 @@ def submit_action(game_id: int, user, action, *, version, now: datetime | None =
                     "a bot is playing your seat since you left: take your seat back first"
                 )
             state = game.engine_state()
-            if (
-                game.due_at is not None
-                and now >= game.due_at
-                and seat.position in registry.of(game).engine.to_act(state)
-            ):
-                raise TimeUp("your time for this move ran out; a bot moves for you this turn")
+            _check_in_time(game, state, seat, now)
             if seat.consecutive_timeouts:
                 Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
             _apply(game, state, seat.position, action, Move.PlayedBy.PLAYER, now)
     except IntegrityError:
         raise StaleVersion(Game.objects.get(pk=game_id).version) from None
     return game
+
+
+def _check_in_time(game: Game, state, seat: Seat, now: datetime) -> None:
+    """TimeUp when the game waits on `seat` and its time ran out: the turn worker moves."""
+    if (
+        game.due_at is not None
+        and now >= game.due_at
+        and seat.position in registry.of(game).engine.to_act(state)
+    ):
+        raise TimeUp("your time for this move ran out; a bot moves for you this turn")
 
 
 def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = None) -> Game:
@@ -130,7 +136,13 @@ def play_due_turn(game_id: int, action, *, version: int, now: datetime | None = 
 
 
 def _apply(game: Game, state, position: int, action, played_by: str, now: datetime) -> None:
-    """Apply, log and save one move of the locked `game`, and schedule the next due time."""
+    """Apply, log and save one move of the locked `game`, the moves of the standing orders it
+    sets off (`orders.follow`), and schedule the next due time."""
+    _settle(game, state, _play(game, state, position, action, played_by), now)
+
+
+def _play(game: Game, state, position: int, action, played_by: str):
+    """Apply and log one move of the locked `game`; the new engine state (not saved yet)."""
     engine = registry.of(game).engine
     try:
         new_state = engine.apply_action(state, position, action)
@@ -144,12 +156,94 @@ def _apply(game: Game, state, position: int, action, played_by: str, now: dateti
         state_hash=state_hash(game, new_state),
         played_by=played_by,
     )
+    return new_state
+
+
+def _settle(game: Game, state, new_state, now: datetime) -> None:
+    """Run the standing orders on `new_state`, then save it over `state`."""
+    _store(game, state, _follow_orders(game, new_state, now), now)
+
+
+def _follow_orders(game: Game, state, now: datetime):
+    """`state` after the moves of the standing orders it sets off, each logged as the order's."""
+
+    def by_order(current, position: int, action):
+        return _play(game, current, position, action, Move.PlayedBy.ORDER)
+
+    return orders.follow(game, state, by_order, now)
+
+
+def _store(game: Game, state, new_state, now: datetime) -> None:
+    """Save `new_state` over `state` (refused if another move came first), schedule the next
+    due time and broadcast after the commit."""
     due_at = due_time(game, new_state, now)
     if not _save_state(game, new_state, previous_version=state.version, due_at=due_at):
         raise StaleVersion(Game.objects.get(pk=game.pk).version)
     if game.status == Game.Status.FINISHED:
         record_places(game)
     after_commit(game, lobby=game.status == Game.Status.FINISHED)
+
+
+def give_order(game_id: int, user, slug: str, data, *, version, now: datetime | None = None):
+    """Store `user`'s standing order of kind `slug` (its parameters alone in `data`) made against
+    board `version`, in place of their active one; it fires at once if it is its seat's turn.
+
+    Only at a running turn-based table, for a seat its player plays, in time (it may play a
+    move); the kind's `start` refuses an order that cannot be given now (its words say why).
+    Counted against the user's action rate like a move. The new StandingOrder.
+    """
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ServiceError(gettext("the board version must be a whole number"))
+    if getattr(user, "is_authenticated", False):
+        ratelimit.hit("action", user.pk)
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            game, seat = _running_seat(game_id, user)
+            if not orders.offered(game):
+                raise Conflict(gettext("standing orders are for turn-based tables"))
+            if version != game.version:
+                raise StaleVersion(game.version)
+            if seat.bot_level:
+                raise Conflict(gettext("a bot is playing your seat: take your seat back first"))
+            kind = registry.of(game)
+            order_kind = kind.order_kind(slug) if isinstance(slug, str) else None
+            if order_kind is None:
+                raise BadRequest(gettext("there is no such standing order in this game"))
+            params = orders.read_params(order_kind, data)
+            state = game.engine_state()
+            _check_in_time(game, state, seat, now)
+            try:
+                anchor = order_kind.start(kind.engine.view(state, seat.position), params)
+            except registry.OrderRefused as refusal:
+                raise Conflict(str(refusal)) from None
+            orders.end_active(game, seat.position, "replaced", now)
+            order = StandingOrder.objects.create(
+                game=game,
+                seat=seat.position,
+                user=seat.user,
+                kind=slug,
+                params=params,
+                anchor=anchor,
+                created_version=game.version,
+            )
+            played = _follow_orders(game, state, now)  # its seat's turn already: it fires now
+            if played is not state:
+                _store(game, state, played, now)
+    except IntegrityError:
+        raise StaleVersion(Game.objects.get(pk=game_id).version) from None
+    order.refresh_from_db()
+    return order
+
+
+def cancel_order(game_id: int, user, *, now: datetime | None = None) -> StandingOrder:
+    """End `user`'s active standing order in the game; Conflict when they have none."""
+    with transaction.atomic():
+        game, seat = _running_seat(game_id, user)
+        order = orders.end_active(game, seat.position, "cancelled", now or timezone.now())
+        if order is None:
+            raise Conflict(gettext("you have no standing order in this game"))
+    return order
 
 
 def due_time(game: Game, state, now: datetime) -> datetime | None:

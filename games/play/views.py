@@ -159,3 +159,41 @@ def act(request, game_id: int):
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
+
+
+@login_required
+def standing_order(request, game_id: int):
+    """Give a standing order (`kind` and its parameters) or, with `cancel`, end the active one.
+
+    htmx gets the orders region with a message (the board comes by its push if an order
+    fired); a plain POST gets a message and the game page.
+    """
+    if request.method != "POST":
+        return redirect(web.game_url(game_id))
+    game = get_object_or_404(Game, pk=game_id)
+    message, status = "", 200
+    try:
+        if "cancel" in request.POST:
+            services.cancel_order(game.pk, request.user)
+            message = gettext("Your standing order is cancelled.")
+        else:
+            version = parse_version(request.POST)
+            fields = ("csrfmiddlewaretoken", "version", "kind")
+            params = {k: v for k, v in request.POST.items() if k not in fields}
+            services.give_order(
+                game.pk, request.user, request.POST.get("kind"), params, version=version
+            )
+            message = gettext("Your standing order is given.")
+    except registry.ActionInputError as refusal:
+        message, status = str(refusal), 400
+    except errors.StaleVersion:
+        message, status = gettext("The board changed: read it again before giving an order."), 409
+    except errors.ServiceError as refusal:
+        message, status = errors.sentence(refusal), refusal.status
+    if not request.htmx:
+        (messages.success if status == 200 else messages.error)(request, message)
+        return redirect(web.game_url(game.pk))
+    game.refresh_from_db()
+    visitor = web.visitor(request, game)
+    html = rendering.standing_orders_html(game, visitor, message=message)
+    return HttpResponse(html, status=status)

@@ -2,7 +2,7 @@
 
 from django.utils.translation import pgettext_lazy
 
-from games.kinds.biblios import bots, forms, presentation, presenter, tutorial
+from games.kinds.biblios import bots, forms, orders, presentation, presenter, tutorial
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.bots.review import (
     expected_places,
@@ -67,4 +67,5 @@ KIND = GameKind(
         points=victory_points,
         points_name=pgettext_lazy("daily deal", "victory points"),
     ),
+    orders=orders.ORDERS,
 )

@@ -2,7 +2,7 @@
 
 from django.utils.translation import pgettext_lazy
 
-from games.kinds.exlibris import bots, engine, forms, names, presenter, tutorial
+from games.kinds.exlibris import bots, engine, forms, names, orders, presenter, tutorial
 from games.kinds.exlibris.bots.review import (
     expected_margins,
     final_margin,
@@ -69,4 +69,5 @@ KIND = GameKind(
         points=total_points,
         points_name=pgettext_lazy("daily deal", "points"),
     ),
+    orders=orders.ORDERS,
 )

@@ -7,16 +7,20 @@ the board partial and the log page are checked every few moves and at the end. T
 have teeth: every card a seat holds must appear in its board by id.
 """
 
+import contextlib
 import random
+import re
 
 import pytest
+from django.utils.html import escape
 
+from biblios_site import errors
 from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.kinds.biblios.engine.cards import KIND
 from games.kinds.biblios.templatetags.biblios_cards import card_name
-from games.models import Game
-from games.play import rendering
+from games.models import Game, Move
+from games.play import orders, rendering
 from games.play import services as play_services
 from games.tables import services as tables_services
 from games.tournaments import services as tournament_services
@@ -113,6 +117,49 @@ def test_no_page_or_fragment_shows_a_hidden_card(users, clients, num_players, ta
     # The games reached the secret-bearing moments the checks are about.
     assert {"placed", "drew", "took_own_card", "refused"} <= events_seen
     assert events_seen & {"penalty_take", "penalty_discard"}
+
+
+def test_standing_orders_show_no_hidden_card_and_only_to_their_player(users, clients):
+    """At a turn-based table where every player keeps a standing order (R9), the orders' moves
+    and regions leak no card, and each order's words reach its own player's board only."""
+    rng = random.Random(14)
+    game = started_game(users, 3, seed=14, turn_seconds=24 * 3600)
+    by_seat = {seat.position: seat.user for seat in game.seats.all()}
+    viewers = {**by_seat, None: users[4]}
+    knowledge = Knowledge(3)
+    while True:
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        holding = set(game.standing_orders.filter(ended_at=None).values_list("seat", flat=True))
+        for seat in set(by_seat) - holding:
+            kind, params = rng.choice(
+                [("bid_up_to", {"limit": rng.randint(1, 4)}), ("pass_round", {})]
+            )
+            with contextlib.suppress(errors.Conflict):  # not now: the kind says why
+                play_services.give_order(game.pk, by_seat[seat], kind, params, version=game.version)
+            game.refresh_from_db()  # an order given on its seat's turn plays at once
+        log = list(game.moves.order_by("seq").values_list("seat", "action"))
+        for step in biblios.steps(game.setup, log):  # every step the orders played, seen
+            knowledge.update(step)
+        for seat, user in viewers.items():
+            html = rendering.board_html(game, Visitor.of(game, user), oob=True)
+            check(html, knowledge, seat, game.variant, f"orders, live fragment v{game.version}")
+            own = orders.seat_orders(game, seat) if seat is not None else []
+            shown = re.findall(r"<strong>Your order:</strong> (.*?)</p>", html)
+            assert shown == [escape(o["words"]) for o in own if o["active"]], (seat, shown)
+            if game.version % PAGE_EVERY == 0:
+                page = clients[user.pk].get(f"/games/{game.pk}/").content.decode()
+                check(page, knowledge, seat, game.variant, f"orders, page v{game.version}")
+        state = game.engine_state()
+        if state.phase == "over":
+            continue
+        seat = biblios.to_act(state)[0]
+        action = choose(biblios.legal_actions(state, seat), rng)
+        play_services.submit_action(game.pk, by_seat[seat], action, version=game.version)
+    played = game.moves.filter(played_by=Move.PlayedBy.ORDER)
+    assert {m.action["type"] for m in played} == {"bid", "pass"}
+    assert set(game.standing_orders.values_list("kind", flat=True)) == {"bid_up_to", "pass_round"}
 
 
 def test_pages_without_a_board_show_no_cards(users, clients):

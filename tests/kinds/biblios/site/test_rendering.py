@@ -29,6 +29,7 @@ REGION_IDS = [
     "board-hand",
     "board-my-auction-cards",
     "board-actions",
+    "board-orders",
     "board-score",
     "board-log",
 ]
