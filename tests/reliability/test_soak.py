@@ -5,9 +5,9 @@ workers' memory growing by less than SOAK_GROWTH_PER_GAME_KIB per game over the 
 play (the first half warms up: on a 2-minute run RSS rises ~5 MiB in the first 30 s, then
 stays within ~1 MiB).
 
-The long soak (2 minutes, 40 games on two workers: a minute of warm-up, a minute measured) runs in CI's PostgreSQL + Redis pass, the
-production shape; the SQLite pass keeps a short one, so that the two passes of `.ci/run` stay
-within their budget.
+The long soak (2 minutes, 40 games on two workers: a minute of warm-up, a minute measured)
+runs in CI's PostgreSQL + Redis pass, the production shape; the SQLite pass keeps a short one,
+so that the two passes of `.ci/run` stay within their budget.
 """
 
 import json
