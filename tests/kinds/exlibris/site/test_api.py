@@ -84,7 +84,8 @@ def test_a_whole_game_is_played_through_the_api_only(clients, num_players, bots,
         where = f"the board of {reader} at version {state.version}"
         assert board["seat"] == reader and board["version"] == state.version
         assert board["view"] == engine.view(state, reader), where
-        assert_view_keeps_secrets(board, board["view"], state, reader, where)
+        seen = knowledge.seen_shelved
+        assert_view_keeps_secrets(board, board["view"], state, reader, where, seen)
         knowledge.assert_no_leak(json.dumps(board), reader, where)
         return board
 
@@ -104,7 +105,8 @@ def test_a_whole_game_is_played_through_the_api_only(clients, num_players, bots,
         assert played.data["version"] == state.version
         assert played.data["view"] == engine.view(state, mover)
         where = f"the answer to {mover}'s move {state.version}"
-        assert_view_keeps_secrets(played.data, played.data["view"], state, mover, where)
+        seen = knowledge.seen_shelved
+        assert_view_keeps_secrets(played.data, played.data["view"], state, mover, where, seen)
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.Status.FINISHED and game.result == engine.result(state)
     assert moderation.check_integrity(game).problem == ""
