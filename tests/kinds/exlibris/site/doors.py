@@ -6,7 +6,8 @@ What a reader may know is worked out from the engine's own views: every card nam
 and, at the end, what the engine opens (`open_hands_view`, `public_setup`). On top of that, from
 the raw state and independently of the views, the cards hidden from a reader right now: the deck,
 the other seats' hands (`secret_cards`), the face-down cards of tiles it did not look at and the
-cards under the other seats' shelved books.
+cards under the other seats' shelved books, but for those everyone saw there face up before the
+Mummy covered them (`Knowledge.seen_shelved`, X56).
 """
 
 import json
@@ -89,11 +90,12 @@ def play_bots_on_turn(game_id: int, rng: random.Random):
         yield game.engine_state()
 
 
-def hidden_now(state, reader) -> set[str]:
+def hidden_now(state, reader, seen_shelved=frozenset()) -> set[str]:
     """Card ids hidden from `reader` (a seat, or None: a spectator) in `state`, read off the raw
     state (X77): `secret_cards` (the deck; the other seats' hands until the end), the face-down
     cards of tiles it has not looked at, and, until the end, what lies under the other seats'
-    books."""
+    books or face down on them, but for `seen_shelved` (`Knowledge.seen_shelved`: cards
+    everyone saw face up there, that the Mummy covered, X56)."""
     hidden = secret_cards(state, reader)
     for tile in state["tiles"].values():
         if reader not in tile.get("looked", []):
@@ -103,9 +105,9 @@ def hidden_now(state, reader) -> set[str]:
             if record["seat"] == reader:
                 continue
             for stack in record["bookshelf"].values():
-                hidden |= {stack["under"]} - {None}
+                hidden |= {stack["under"]} - {None} - seen_shelved
                 if not stack["up"]:
-                    hidden.add(stack["top"])
+                    hidden |= {stack["top"]} - seen_shelved
     return hidden
 
 
@@ -121,10 +123,12 @@ def json_keys(value, key: str):
             yield from json_keys(item, key)
 
 
-def assert_view_keeps_secrets(payload: dict, view: dict, state, reader, where: str) -> None:
+def assert_view_keeps_secrets(
+    payload: dict, view: dict, state, reader, where: str, seen_shelved=frozenset()
+) -> None:
     """A JSON payload carrying `view` (a board, a socket frame): no seed, no deck order, no
     other seat's focus before the end, and the view itself (its events aside, which name the
-    cards the last move moved) shows no card hidden from `reader` now (X77)."""
+    cards the last move moved) shows no card hidden from `reader` now (X77; `hidden_now`)."""
     text = json.dumps(payload)
     assert not list(json_keys(payload, "seed")), f"{where} names a seed"
     assert not re.search(rf"(?<!\d){SEED}(?!\d)", text), f"{where} holds the seed"
@@ -138,5 +142,5 @@ def assert_view_keeps_secrets(payload: dict, view: dict, state, reader, where: s
                 assert seat["focus"] is None and seat["hand"] is None, (
                     f"{where} shows seat {seat['seat']}'s focus or hand to {reader}"
                 )
-    shown = cards_in(json.dumps({**view, "events": []})) & hidden_now(state, reader)
+    shown = cards_in(json.dumps({**view, "events": []})) & hidden_now(state, reader, seen_shelved)
     assert not shown, f"{where} shows {sorted(shown)}, hidden from {reader} now"

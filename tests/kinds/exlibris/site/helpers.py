@@ -101,17 +101,33 @@ def live_board(game: Game, user) -> str:
     return rendering.board_html(game, Visitor.of(game, user), oob=True)
 
 
+def shelved(state, *, face_up: bool = False) -> set[str]:
+    """The cards on the bookshelves now, under the top cards too; only the face-up top cards
+    with `face_up` (those every reader sees, X77)."""
+    stacks = [stack for record in state["seats"] for stack in record["bookshelf"].values()]
+    if face_up:
+        return {stack["top"] for stack in stacks if stack["up"]}
+    return {card for stack in stacks for card in (stack["top"], stack["under"])} - {None}
+
+
 class Knowledge:
     """The cards each reader (a seat, or None: a spectator) has been shown so far: anything in
-    its views and events at every step up to now. A page may name nothing else."""
+    its views and events at every step up to now. A page may name nothing else.
+
+    Read off the raw states, not the views: `seen_shelved`, the cards that have stayed on a
+    bookshelf since everyone saw them there face up (X77). The Mummy may cover one (X56), or a
+    pre-flip turn it over (X90.2): it is still no secret, unlike a card put straight under."""
 
     def __init__(self, players: int):
         self.known = {seat: set() for seat in [*range(players), None]}
+        self.seen_shelved = set()
 
     def update(self, state) -> None:
+        """Call it with every state in turn: a card that leaves the bookshelves is forgotten."""
         for seat, known in self.known.items():
             known |= cards_in(json.dumps(engine.view(state, seat)))
             known |= cards_in(json.dumps(engine.events_for(state, seat)))
+        self.seen_shelved = (self.seen_shelved | shelved(state, face_up=True)) & shelved(state)
 
     def assert_no_leak(self, html: str, seat, where: str) -> None:
         leaked = cards_in(html) - self.known[seat]

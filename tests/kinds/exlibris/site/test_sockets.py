@@ -79,7 +79,8 @@ class Listener:
             status = Game.Status.FINISHED if state["phase"] == "over" else Game.Status.ACTIVE
             assert board["version"] == state.version and board["status"] == status
             assert board["view"] == engine.view(state, self.reader), where
-            assert_view_keeps_secrets(board, board["view"], state, self.reader, where)
+            seen = knowledge.seen_shelved
+            assert_view_keeps_secrets(board, board["view"], state, self.reader, where, seen)
         else:
             assert board_version(frame) == state.version, where
             assert_board_keeps_secrets(frame, state, self.reader, where)
