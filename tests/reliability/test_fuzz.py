@@ -23,7 +23,7 @@ from games.access import Visitor
 from games.chat.forms import ChatForm, ReportForm
 from games.history.selectors import HistoryFilterForm
 from games.kinds.biblios import engine as biblios
-from games.models import Game
+from games.models import Game, Tournament
 from games.play import selectors
 from games.play.consumers import MAX_BAD_FRAMES
 from games.tables.forms import TableForm
@@ -32,6 +32,7 @@ from tests.api.conftest import snapshot
 from tests.live.helpers import Sockets, closed_with, run, session_cookie
 from tests.play import seated_users, started_game
 from tests.reliability.conftest import Board, token
+from tests.tournaments.helpers import scheduled
 
 FIXED_BODIES = [
     b"",
@@ -313,8 +314,15 @@ def routes_and_values(game) -> tuple[list[str], dict]:
         "token": unsubscribe_token(game.host),  # the e-mails' unsubscribe link (notifications)
         "action": "request",  # a friend button (friends)
         "move": 1,  # a decision of the game (its review's "what if")
+        "tournament_id": tournament_of(game).pk,
     }
     return site_routes(), values
+
+
+def tournament_of(game) -> Tournament:
+    """A tournament open for registration, scheduled by a staff member (the tournaments' doors)."""
+    staff = User.objects.create_user(f"staff{game.pk}", password="x", is_staff=True)
+    return scheduled(staff)
 
 
 @pytest.mark.django_db
