@@ -122,7 +122,8 @@ def _end(game: Game, order: StandingOrder, reason: str, version: int, now, *, te
 
 
 def end_active(game: Game, seat: int, reason: str, now) -> StandingOrder | None:
-    """End the seat's active order, if any (the player cancelled or replaced it)."""
+    """End the seat's active order, if any (the player cancelled or replaced it, or left the
+    game to a bot)."""
     order = game.standing_orders.filter(seat=seat, ended_at=None).first()
     if order is not None:
         _end(game, order, reason, game.version, now, tell=False)

@@ -274,7 +274,9 @@ def leave_game(game_id: int, user, *, now: datetime | None = None) -> Game:
         seat.bot_level, seat.abandoned, seat.consecutive_timeouts = stand_in, True, 0
         seat.save(update_fields=["bot_level", "abandoned", "consecutive_timeouts"])
         signals.seat_abandoned.send(sender=Seat, seat=seat)
-        _reschedule(game, seat, now or timezone.now())
+        now = now or timezone.now()
+        orders.end_active(game, seat.position, "left", now)  # the bot plays its own way
+        _reschedule(game, seat, now)
     return game
 
 

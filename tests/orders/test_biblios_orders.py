@@ -131,6 +131,20 @@ def test_a_new_order_replaces_the_old_and_a_cancelled_order_never_fires(people):
     assert order_moves(game) == [] and acting(game) == holder
 
 
+def test_leaving_the_game_ends_the_order_at_once_and_the_bot_plays_its_own_way(people):
+    """A player who leaves hands their seat to the stand-in bot: their order ends then, not at
+    the next move, and no move of theirs is played by it afterwards."""
+    game = turn_based_game(people)
+    view, (_, first_user), (holder, holder_user), _ = auction_seats(game, random.Random(9))
+    order = give(game, holder_user, "bid_up_to", {"limit": 6}, view["version"])
+    services.leave_game(game.pk, holder_user)
+    order.refresh_from_db()
+    assert order.end_reason == "left" and order.ended_version == view["version"]
+    play(game, first_user, {"type": "bid", "amount": 1})
+    assert order_moves(game) == []
+    assert not Notification.objects.filter(event="order_stopped").exists()  # their own choice
+
+
 def test_an_order_given_once_the_players_time_ran_out_is_refused(people):
     """The turn worker moves for a player whose time ran out; an order may not move first."""
     game = turn_based_game(people)
