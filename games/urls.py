@@ -11,6 +11,7 @@ from games.learn import rules_views
 from games.learn import views as learn_views
 from games.play import views as play_views
 from games.tables import views as tables_views
+from games.tournaments import services as tournament_services
 from games.tournaments import views as tournaments_views
 
 urlpatterns = [
@@ -38,7 +39,7 @@ urlpatterns = [
             {"action": action},
             name=f"tournament_{action.replace('-', '_')}",
         )
-        for action in tournaments_views.ACTIONS
+        for action in tournament_services.PLAYER_ACTIONS
     ),
     path("learn/", learn_views.index, name="learn"),
     path("learn/<str:kind>/", learn_views.lesson, name="learn_lesson"),

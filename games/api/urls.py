@@ -7,6 +7,7 @@ from django.urls import path, re_path
 
 from biblios_site import inputs  # noqa: F401 (registers the <id:…> path converter)
 from games.api import record, views
+from games.tournaments import services as tournament_services
 
 urlpatterns = [
     path("tables", views.tables, name="tables"),
@@ -26,7 +27,7 @@ urlpatterns = [
             {"action": action},
             name=f"tournament_{action.replace('-', '_')}",
         )
-        for action in views.TOURNAMENT_ACTIONS
+        for action in tournament_services.PLAYER_ACTIONS
     ),
     path("games/<id:game_id>", views.game_board, name="game"),
     path("games/<id:game_id>/actions", views.game_actions, name="actions"),

@@ -325,19 +325,12 @@ def tournament(request, tournament_id: int):
     return JsonResponse(tournament_selectors.board_data(board))
 
 
-TOURNAMENT_ACTIONS = {
-    "register": tournament_services.register,
-    "unregister": tournament_services.unregister,
-    "check-in": tournament_services.check_in,
-}
-
-
 @api_view("POST")
 def tournament_action(request, tournament_id: int, action: str):
     """Register, unregister or check in (the body, if any, is an empty object); the tournament
     as `tournament` shows it after."""
     checked_fields(json_body(request, optional=True), {})
-    TOURNAMENT_ACTIONS[action](tournament_id, request.user)
+    tournament_services.PLAYER_ACTIONS[action](tournament_id, request.user)
     board = tournament_selectors.board(_tournament(tournament_id), request.user)
     return JsonResponse(tournament_selectors.board_data(board))
 

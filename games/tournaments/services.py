@@ -314,12 +314,13 @@ def _open_round(tournament: Tournament, number: int, now: datetime) -> None:
     for entry in entries:  # a banned account takes no seat (the join rule would refuse it)
         if not entry.user.is_active:
             withdraw(tournament, entry, TournamentPlayer.Withdrawal.REMOVED, now)
-    standing = swiss.standings([entry.user_id for entry in entries], results(tournament))
+    played = results(tournament)
+    standing = swiss.standings([entry.user_id for entry in entries], played)
     playing = {entry.user_id: entry.user for entry in entries if not entry.withdrawn}
     ranked = [row.player for row in standing if row.player in playing]
     met = {
         frozenset((a, b))
-        for result in results(tournament)
+        for result in played
         if "places" in result
         for a in result["places"]
         for b in result["places"]
@@ -340,7 +341,7 @@ def _open_round(tournament: Tournament, number: int, now: datetime) -> None:
         event = Event.TOURNEY_CANCELLED if number == 1 else Event.TOURNEY_OVER
         _close(tournament, closing, event, now)
         return
-    played = TournamentRound.objects.create(
+    opened = TournamentRound.objects.create(
         tournament=tournament, number=number, byes=pairing.byes, started_at=now
     )
     for seated, bots in zip(pairing.tables, pairing.bots, strict=True):
@@ -353,7 +354,7 @@ def _open_round(tournament: Tournament, number: int, now: datetime) -> None:
             bots=(None,) * (len(people) - 1) + (tournament.bot_level,) * bots,
         )
         game = seat_players(people[0], table, people[1:], start=True)
-        TournamentTable.objects.create(round=played, game=game)
+        TournamentTable.objects.create(round=opened, game=game)
         notify(
             people,
             Event.TOURNEY_ROUND,
@@ -363,6 +364,10 @@ def _open_round(tournament: Tournament, number: int, now: datetime) -> None:
         )
     resting = [playing[user_id] for user_id in pairing.byes]
     notify(resting, Event.TOURNEY_ROUND, tournament=tournament, cause=f"t{tournament.pk}r{number}")
+
+
+# What a player may do before the start, by the name every door (page, API) gives it.
+PLAYER_ACTIONS = {"register": register, "unregister": unregister, "check-in": check_in}
 
 
 @receiver(signals.game_finished, dispatch_uid="tournament_table_finished")

@@ -32,20 +32,13 @@ def live(request, tournament_id: int):
     return render(request, "games/_tournament_live.html", context)
 
 
-ACTIONS = {
-    "register": services.register,
-    "unregister": services.unregister,
-    "check-in": services.check_in,
-}
-
-
 @require_POST
 def act(request, tournament_id: int, action: str):
     """Register, unregister or check in; a refusal is said on the page and changes nothing."""
     found = get_object_or_404(Tournament, pk=tournament_id)
     refusal = ""
     try:
-        ACTIONS[action](found.pk, request.user)
+        services.PLAYER_ACTIONS[action](found.pk, request.user)
     except errors.ServiceError as refused:
         refusal = errors.sentence(refused)
     found.refresh_from_db()
