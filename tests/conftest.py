@@ -25,6 +25,22 @@ def empty_cache():
     cache.clear()
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """A run that was killed leaves its SQLite test database's WAL and shared-memory files
+    behind; pytest-django deletes the database file but not those, and the next run then fails
+    every test with "disk I/O error". This process's own files only (the name carries its
+    xdist suffix by now)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        name = database.get("TEST", {}).get("NAME") or ""
+        for leftover in (f"{name}-wal", f"{name}-shm"):
+            if name and os.path.exists(leftover):
+                os.remove(leftover)
+
+
 # Tests of the pure rules engines and bots (folders and files under tests/): no database, no
 # channel layer, no settings. They give the same answer against any services, so `make
 # test-services` deselects them (-m "not pure") and they run once, in `make test`.
