@@ -61,7 +61,8 @@ SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client
 # worker, the replay viewer's steps and layout), and what a kind's board draws from its views (Ex
 # Libris' regions, decisions, games through its buttons, names, rules page, weight; Biblios' card
 # faces, banners and charts, games through the pages' forms and the leak scans of every page and
-# fragment; the lessons of learn-to-play, kept in the session), what each language reads
+# fragment; the lessons of learn-to-play, kept in the session; how a refusal, the waiting room,
+# the board script and a tournament's pages read in a browser), what each language reads
 # (catalogues, translated pages) and what a notification's text may say, is the same whatever
 # database and channel layer serve them: run once, in `make test`, as do the response headers, the
 # socket frames' leak scan, and (marked `look` where they stand) the other leak scans of sockets,
@@ -105,6 +106,10 @@ LOOK_TESTS = (
     "browser/test_pwa.py",
     "browser/test_replay.py",
     "browser/test_review.py",
+    "browser/test_refusals_shown.py",
+    "browser/test_look_board_script.py",
+    "browser/test_waiting_room.py",
+    "browser/test_tournament.py",
 )
 
 
