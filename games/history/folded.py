@@ -16,9 +16,10 @@ from typing import Any
 from games.kinds import registry
 from games.models import Game
 
-# The newest events of each reader a live game keeps (more than the board shows), over at most
-# so many steps (should steps show a reader nothing).
-TAIL_EVENTS = 32
+# The newest events of each reader a live game keeps (a few more than the board shows), over at
+# most so many steps (should steps show a reader nothing). About 30 KiB a game of four, the
+# last state included (its events take the most): some 60 MiB for the 2048 live games kept.
+TAIL_EVENTS = 16
 TAIL_STEPS = 4 * TAIL_EVENTS
 
 Steps = tuple[tuple[int, list[dict]], ...]  # (step, the events of that step), oldest first

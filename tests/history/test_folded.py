@@ -12,6 +12,7 @@ from games.history import folded
 from games.history import selectors as history_selectors
 from games.kinds import registry
 from games.models import Game, Move
+from games.play import rendering
 from tests.kinds.conftest import table_id
 from tests.kinds.conftest import tables as engine_tables
 
@@ -205,3 +206,24 @@ def test_trimming_keeps_the_fewest_newest_steps_holding_enough_events():
     assert folded._trimmed(quiet) == quiet[-folded.TAIL_STEPS :]
     assert not folded._covers(folded._trimmed(quiet), 1)
     assert folded._covers(folded._trimmed(quiet[:10]), 1)  # back to the deal: the whole log
+
+
+def test_a_thread_that_folded_less_far_never_takes_back_anothers_newer_version():
+    """Renders run in threads: each keeps what it folded unless a newer version is kept, and at
+    the same version both threads' readers stay."""
+    tails = folded._Tails()
+    key = ("game", 1, "created")
+    seat_0 = ((5, [{"seat": 0}]),)
+    tails._keep(key, folded._Tail(5, "state 5", {0: seat_0}))
+    tails._keep(key, folded._Tail(4, "state 4", {1: ((4, []),)}))
+    assert tails.games[key].version == 5 and set(tails.games[key].seats) == {0}
+    tails._keep(key, folded._Tail(5, "state 5", {None: ((5, []),)}))
+    assert set(tails.games[key].seats) == {0, None} and tails.games[key].seats[0] == seat_0
+    tails._keep(key, folded._Tail(6, "state 6", {1: ((6, []),)}))
+    assert tails.games[key].version == 6 and set(tails.games[key].seats) == {1}
+
+
+def test_the_board_log_is_read_from_the_newest_steps_kept():
+    """Were the board to show more than each reader's newest steps hold, every push would fold
+    its game from the deal again (`newest_steps` falls back to the whole log)."""
+    assert rendering.LOG_LENGTH <= folded.TAIL_EVENTS
