@@ -5,8 +5,8 @@ the review read them here.
 Two caches, because their readers differ. Every state of a game (`_History`) only for the few
 games a replay, review or whole log reads. The live board, pushed on every move of every running
 game, reads only each reader's newest events: `_Tails` keeps those and the last state folded for
-many more games, so a push never replays its game from the deal however long or however many
-the games."""
+many more games, so only a reader's first push replays its game from the deal, however long or
+however many the games."""
 
 import threading
 from collections import OrderedDict
