@@ -15,7 +15,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import access
 from games.analysis import selectors as analysis_selectors
-from games.history.folded import game_steps
+from games.history.folded import game_steps, newest_steps
 from games.kinds import registry
 from games.models import Analysis, Game, Move, Seat
 from games.play import seat_notes
@@ -252,28 +252,37 @@ def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
     move they followed (`seat_notes`: a seat handed to the bot by a ban; the reader's own
     standing orders that ended by themselves).
 
-    The view only carries the last action's events; the log replays the move log and filters
-    each step through `events_for`, the engine's own per-seat filter.
+    The view only carries the last action's events; the log folds the move log and filters
+    each step through `events_for`, the engine's own per-seat filter. With a `limit` (the live
+    board's, on every push) only the newest steps are read (`folded.newest_steps`).
     """
     if not game.setup:
         return []
-    timed_out = timed_out_steps(game)
+    if limit is None:
+        steps = list(enumerate(game_steps(game, seat)))
+    else:
+        steps = newest_steps(game, seat, limit)
+    since = steps[0][0] if steps else 0
+    timed_out = timed_out_steps(game, since=since)
     notes = seat_notes.by_step(game)
-    for step, mine in seat_notes.orders_by_step(game, seat).items():
+    for step, mine in seat_notes.orders_by_step(game, seat, since=since).items():
         notes[step] = [*notes.get(step, ()), *mine]
-    steps = game_steps(game, seat)
     events = [
         event
-        for step, events in enumerate(steps)
-        for event in [*with_timeouts_marked(events, step in timed_out), *notes.get(step, ())]
-    ][::-1]
+        for step, shown in reversed(steps)
+        for event in reversed(
+            [*with_timeouts_marked(shown, step in timed_out), *notes.get(step, ())]
+        )
+    ]
     return events if limit is None else events[:limit]
 
 
-def timed_out_steps(game: Game) -> set[int]:
-    """The moves (by seq, which is their step) the stand-in bot played for a player whose time
-    ran out. Saying so reveals nothing: everyone at the table saw the clock run out."""
-    return set(game.moves.filter(played_by=Move.PlayedBy.TIMEOUT).values_list("seq", flat=True))
+def timed_out_steps(game: Game, *, since: int = 0) -> set[int]:
+    """The moves (by seq, which is their step) from `since` on the stand-in bot played for a
+    player whose time ran out. Saying so reveals nothing: everyone at the table saw the clock
+    run out."""
+    moves = game.moves.filter(played_by=Move.PlayedBy.TIMEOUT, seq__gte=since)
+    return set(moves.values_list("seq", flat=True))
 
 
 def with_timeouts_marked(events: list[dict], timed_out: bool) -> list[dict]:

@@ -36,14 +36,14 @@ def by_step(game: Game) -> dict[int, list[dict]]:
     return notes
 
 
-def orders_by_step(game: Game, seat) -> dict[int, list[dict]]:
-    """The endings of `seat`'s own standing orders by the step after which they happened, in
-    the active language, for that seat's log alone; not the ones its player cancelled or
-    replaced."""
+def orders_by_step(game: Game, seat, *, since: int = 0) -> dict[int, list[dict]]:
+    """The endings of `seat`'s own standing orders by the step (from `since` on) after which
+    they happened, in the active language, for that seat's log alone; not the ones its player
+    cancelled or replaced."""
     if not isinstance(seat, int) or isinstance(seat, bool):
         return {}
     notes: dict[int, list[dict]] = {}
-    ended = game.standing_orders.filter(seat=seat).exclude(ended_at=None)
+    ended = game.standing_orders.filter(seat=seat, ended_version__gte=since).exclude(ended_at=None)
     for order in ended.exclude(end_reason__in=orders.CHOSEN).order_by("pk"):
         why = orders.described(game, order)["why_ended"]
         notes.setdefault(order.ended_version, []).append({"type": ORDER_ENDED, "why": why})
