@@ -276,13 +276,18 @@ class GameConsumer(Consumer):
             players = rendering.players_html(game, self.visitor, connected=connected)
             self.regions.remember(players)
             return key, players
-        board = rendering.board_html(
-            game, self.visitor, oob=True, connected=connected, message=message, origin=self.origin
-        )
         # The whole board when the page may not hold this one's frame (first push, resync, new
         # seats) or its frame says another status (the waiting room, "Leave game" shown).
         whole = force or self.sent is None or self.sent[1] != game.status
-        return key, self.regions.news(board, whole=whole)
+        parts = rendering.live_board(
+            game,
+            self.visitor,
+            connected=connected,
+            message=message,
+            origin=self.origin,
+            frame=whole,
+        )
+        return key, self.regions.news("".join(parts), whole=whole)
 
     async def _send_error(self, message: str, status: int, retry_after: int | None = None) -> None:
         """Tell this client why its frame changed nothing (and, if limited, when to retry)."""
