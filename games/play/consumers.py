@@ -45,6 +45,11 @@ MAX_FRAME_BYTES = 8 * 1024
 
 MAX_BAD_FRAMES = 20
 
+# A socket this many versions behind its game (it could not keep up: a slow client, a busy
+# worker) is sent the whole board rather than what changed since its last push: over several
+# moves most regions changed anyway, and its page is redrawn from a clean frame.
+BEHIND = 3
+
 
 STALE_AFTER_S = presence.STALE_AFTER.total_seconds()
 
@@ -277,8 +282,14 @@ class GameConsumer(Consumer):
             self.regions.remember(players)
             return key, players
         # The whole board when the page may not hold this one's frame (first push, resync, new
-        # seats) or its frame says another status (the waiting room, "Leave game" shown).
-        whole = force or self.sent is None or self.sent[1] != game.status
+        # seats) or its frame says another status (the waiting room, "Leave game" shown), or
+        # when this socket fell behind (its queued hints are skipped for the newest board).
+        whole = (
+            force
+            or self.sent is None
+            or self.sent[1] != game.status
+            or game.version - self.sent[0] > BEHIND
+        )
         parts = rendering.live_board(
             game,
             self.visitor,
