@@ -234,7 +234,7 @@ def live_board(
     Each of the kind's `regions` is rendered on its own, so that what another socket of this
     worker rendered already costs nothing: a public region (the same from every seat) is kept
     by game version and shared by all, and a spectator's regions by all spectators, but for
-    those that are the socket's own (`PER_SOCKET`). The message and the standing orders are
+    the one that is the socket's own (`PER_SOCKET`). The message and the standing orders are
     always this reader's. Before the start: the waiting room, one part.
     """
     if not game.setup:
@@ -306,10 +306,10 @@ def _spectator_context(game, visitor, seats, inputs, connected, message) -> dict
     return {**shared, "message": message, "turn": turn}
 
 
-# A spectator's regions that are still the socket's own: the banner's turn clock counts the
-# reader's games waiting and the seconds left now, the players region who is connected as this
-# socket last read it.
-PER_SOCKET = ("banner", "players")
+# A spectator's region that is still the socket's own: the banner's turn clock counts the
+# reader's games waiting and the seconds left now. (Who is connected, which the players region
+# shows as this socket last read it, is part of what spectators' renders are kept by.)
+PER_SOCKET = ("banner",)
 
 
 def _shared_as(region: registry.Region, visitor: access.Visitor, connected) -> tuple | None:

@@ -72,20 +72,25 @@ def test_every_reader_receives_the_board_rendered_for_them_alone(kind, readers, 
 
 def test_a_public_region_is_rendered_once_and_a_seats_own_never_shared(readers, renders):
     """At one version, four seats and two spectators: the dice (public) once, a spectator's
-    hand region once for both, each seat's hand its own; nothing of a seat is kept."""
+    hand and players regions once for both, each seat's its own; nothing of a seat is kept."""
     game = table("biblios", readers[:4])
     play_moves(game, 10)
     game.refresh_from_db()
     boards(game, readers)
     assert renders["dice"] == 1
     assert renders["hand"] == 4 + 1
-    assert renders["banner"] == renders["players"] == 6, "the socket's own, spectators' too"
+    assert renders["players"] == 4 + 1, "the spectators read the same seats connected"
+    assert renders["banner"] == 6, "the socket's own, a spectator's too"
     kept = live_regions.RENDERS.html  # (the game's inputs, whom for, what)
     assert {key[1][0] for key in kept} == {"public", "spectators"}
-    assert not any(key[2:] in (("banner",), ("players",)) for key in kept), "the socket's own"
+    assert not any(key[2:] == ("banner",) for key in kept), "the socket's own"
     hands = {key[1]: html for key, html in kept.items() if key[2:] == ("hand",)}
     assert [whom[0] for whom in hands] == ["spectators"], "a seat's hand is never kept"
     assert "You are watching" in next(iter(hands.values()))
+    watcher = Visitor.of(game, readers[5])  # who read another seat connected: their own
+    fewer = "".join(rendering.live_board(game, watcher, connected={0}))
+    live_regions.RENDERS.html.clear()
+    assert fewer == "".join(rendering.live_board(game, watcher, connected={0}))
 
 
 def table(kind: str, users) -> Game:
