@@ -156,10 +156,11 @@ class Region:
     """One region of a kind's live board: the partial of its `board_template` that draws it (a
     top-level element with an id, `hx-swap-oob` when `oob`).
 
-    `public`: built only from what every reader may see (no seat's own cards, forms or "you"),
-    so a worker renders it once per game version and hands the same HTML to every socket of the
-    game (`games.play.shared_renders`). tests/kinds/test_public_regions.py renders each public
-    region from every seat's board and the spectator's along random games: it must not differ.
+    `public`: drawn only from what every reader may see (no seat's own cards, forms or "you"),
+    so a worker renders it once per game version, from the spectator's view, and hands the same
+    HTML to every socket of the game (`games.play.rendering.live_board`).
+    tests/kinds/test_public_regions.py renders each public region from every seat's board and
+    the spectator's along random games: it must not differ.
     """
 
     partial: str

@@ -2,8 +2,9 @@
 
 The channel layer only carries hints (`games.play.broadcast`); on each hint the consumer re-reads
 the game and sends its own user's board, built from `view(state, seat)` like every other page,
-so a socket can never receive another seat's cards. Moves come back in through
-`services.submit_action`, the same door as the HTML views and the API.
+so a socket can never receive another seat's cards (what several readers share, rendered once
+per worker, is drawn from the spectator's view: `rendering.live_board`). Moves come back in
+through `services.submit_action`, the same door as the HTML views and the API.
 
 Refusals before any data is sent are a close with an application code, after the handshake so
 that clients (and bots) can read it: 4401 not authenticated, 4403 not allowed to watch, 4404 no
