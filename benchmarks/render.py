@@ -1,7 +1,7 @@
 """What one HTML board push costs a worker: rendering a mid-game 4-player board for each seat.
 
     python -m benchmarks.render [--game biblios|exlibris] [--boards N] [--moves M]
-                                [--language en] [--profile]
+                                [--language en] [--profile] [--per-move K --spectators S]
 
 A browser's socket gets `rendering.board_html(..., oob=True)` on every move (the live regions),
 so a move at a table of four browsers costs four of these. Runs with the workers' production
@@ -11,6 +11,12 @@ played `--moves` random legal moves (Biblios: into its gift phase), then its boa
 rendered `--boards` times, seat after seat. Prints the CPU milliseconds per board (this process's
 CPU time, which a busy shared machine disturbs less than the wall clock; both are printed), its
 size and its queries; `--profile` adds cProfile's hot spots.
+
+`--per-move K` measures instead what a move costs the worker's sockets: the four seats' and
+`--spectators` spectators' sockets (one worker holding them all) each push the board after
+each of K more random moves, through the consumer's own path (`GameConsumer._render_board`:
+game read, access, presence as last read, render and the regions that changed); prints the
+CPU milliseconds per move, all sockets together, and per socket.
 """
 
 import argparse
@@ -68,6 +74,47 @@ def render_boards(game, visitors, count: int) -> tuple[list[float], list[float]]
     return cpu, wall
 
 
+def sockets_after_moves(game, visitors, spectators: int, moves: int, seed: int) -> list[float]:
+    """CPU seconds per move of every socket's push: four seats' and `spectators` more."""
+    from django.contrib.auth import get_user_model
+
+    from games import access
+    from games.kinds import registry
+    from games.play import consumers, live_regions, selectors, services
+
+    watchers = [
+        get_user_model().objects.create_user(f"watch-{secrets.token_hex(4)}", password="x")
+        for _ in range(spectators)
+    ]
+    readers = [(v.user, v) for v in visitors] + [(u, access.Visitor.of(game, u)) for u in watchers]
+    sockets = []
+    for user, visitor in readers:
+        socket = consumers.GameConsumer()
+        socket.scope = {"headers": [], "user": user}
+        socket.game_id, socket.as_json, socket.origin, socket.user = game.pk, False, "", user
+        socket.visitor, socket.seats_final, socket.invited = visitor, True, False
+        socket.connected, socket.connected_at = {0, 1, 2, 3}, time.monotonic() + 10**6
+        socket.regions, socket.sent = live_regions.SentRegions(), None
+        socket.sent = socket._render_board(True, False, "")[0]  # the first push: whole
+        sockets.append(socket)
+    engine = registry.of(game).engine
+    by_seat = {visitor.seat: visitor.user for visitor in visitors}
+    rng = random.Random(seed)
+    cpu = []
+    for _ in range(moves):
+        game.refresh_from_db()
+        seat = engine.to_act(game.engine_state())[0]
+        board = selectors.seat_board(game, seat)
+        action = rng.choice(board["legal_actions"])
+        services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
+        start = time.process_time()
+        for socket in sockets:
+            pushed = socket._render_board(False, False, "")
+            socket.sent = pushed[0]
+        cpu.append(time.process_time() - start)
+    return cpu
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="biblios", help="the kind: biblios, exlibris")
@@ -76,6 +123,8 @@ def main(argv=None) -> int:
     parser.add_argument("--language", default="en", choices=("en", "fr", "es"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--per-move", type=int, default=0, help="moves measured on the sockets")
+    parser.add_argument("--spectators", type=int, default=0)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="biblios-render-") as temp:
         env = site_env(
@@ -91,6 +140,26 @@ def main(argv=None) -> int:
         from games.play import rendering
 
         game, visitors = mid_game(args.game, args.moves, args.seed)
+        if args.per_move:
+            with translation.override(args.language):
+                sockets_after_moves(game, visitors, args.spectators, 3, args.seed)  # warm
+                measured = (game, visitors, args.spectators, args.per_move, args.seed + 1)
+                if args.profile:
+                    profiler = cProfile.Profile()
+                    cpu = profiler.runcall(sockets_after_moves, *measured)
+                    stats = pstats.Stats(profiler, stream=sys.stdout)
+                    stats.sort_stats("cumulative").print_stats(40)
+                else:
+                    cpu = sockets_after_moves(*measured)
+            count = 4 + args.spectators
+            print(
+                f"{args.per_move} moves of a 4-player {args.game} game from version "
+                f"{args.moves}, pushed to 4 seats' and {args.spectators} spectators' sockets: "
+                f"CPU per move {1000 * statistics.fmean(cpu):.2f} ms (median "
+                f"{1000 * statistics.median(cpu):.2f}), per socket "
+                f"{1000 * statistics.fmean(cpu) / count:.2f} ms"
+            )
+            return 0
         with translation.override(args.language):
             html = rendering.board_html(game, visitors[0], oob=True, connected={0, 1, 2, 3})
             render_boards(game, visitors, 8)  # warm: templates, catalogues, caches

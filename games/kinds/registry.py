@@ -152,6 +152,22 @@ class OrderKind:
 
 
 @dataclass(frozen=True)
+class Region:
+    """One region of a kind's live board: the partial of its `board_template` that draws it (a
+    top-level element with an id, `hx-swap-oob` when `oob`).
+
+    `public`: drawn only from what every reader may see (no seat's own cards, forms or "you"),
+    so a worker renders it once per game version, from the spectator's view, and hands the same
+    HTML to every socket of the game (`games.play.rendering.live_board`).
+    tests/kinds/test_public_regions.py renders each public region from every seat's board and
+    the spectator's along random games: it must not differ.
+    """
+
+    partial: str
+    public: bool = False
+
+
+@dataclass(frozen=True)
 class GameKind:
     """Everything game-specific the platform asks for, behind one object per game.
 
@@ -185,7 +201,7 @@ class GameKind:
       when a moderator ended the game (`games.rendering`, which also adds "log", "turn",
       "rematch", "message" and "board_template").
     - `board_template`: the template holding the board's named partials: `board` (the game
-      page's `#board`), `live` (every region as an oob swap), `banner`, `players`, `log_lines`
+      page's `#board`), the live regions (below), `banner`, `players`, `log_lines`
       (the whole log's page), `event` (one log line, given `event`) and `step_table` (a past
       step's main column: the replay viewer's and the admin inspector's). What every game's
       board shows (message, turn clock, and under a finished game's score `game_over`: the
@@ -194,6 +210,10 @@ class GameKind:
       `board` (the root, which the action forms target), `board-banner` (who acts),
       `board-actions` (the reader's move forms: the page's "Skip to your move" link) and
       `board-log` (its newest line marked `data-announce`).
+    - `regions`: the live board's regions in page order (`Region`), each rendered on its own
+      for a socket's push, between which the platform places its own: the message first, the
+      reader's standing orders after `actions`. A kind that declares none draws its whole live
+      board in one partial `live` instead (the frame, then every region as an oob swap).
     - `rules_template`: the rules page, given `kind`, `variant`, `variant_name`, `variants` and
       `names` (`rules_names(variant)`).
     - `stylesheet`: the static path of the kind's own board styles over the shared
@@ -229,6 +249,7 @@ class GameKind:
     review: Reviewer | None = None
     daily: DailyTable | None = None
     orders: tuple[OrderKind, ...] = ()
+    regions: tuple[Region, ...] = ()
 
     @property
     def player_counts(self) -> tuple[int, ...]:

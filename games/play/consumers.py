@@ -2,8 +2,9 @@
 
 The channel layer only carries hints (`games.play.broadcast`); on each hint the consumer re-reads
 the game and sends its own user's board, built from `view(state, seat)` like every other page,
-so a socket can never receive another seat's cards. Moves come back in through
-`services.submit_action`, the same door as the HTML views and the API.
+so a socket can never receive another seat's cards (what several readers share, rendered once
+per worker, is drawn from the spectator's view: `rendering.live_board`). Moves come back in
+through `services.submit_action`, the same door as the HTML views and the API.
 
 Refusals before any data is sent are a close with an application code, after the handshake so
 that clients (and bots) can read it: 4401 not authenticated, 4403 not allowed to watch, 4404 no
@@ -44,6 +45,11 @@ MAX_FRAME_BYTES = 8 * 1024
 
 
 MAX_BAD_FRAMES = 20
+
+# A socket this many versions behind its game (it could not keep up: a slow client, a busy
+# worker) is sent the whole board rather than what changed since its last push: over several
+# moves most regions changed anyway, and its page is redrawn from a clean frame.
+BEHIND = 3
 
 
 STALE_AFTER_S = presence.STALE_AFTER.total_seconds()
@@ -276,13 +282,24 @@ class GameConsumer(Consumer):
             players = rendering.players_html(game, self.visitor, connected=connected)
             self.regions.remember(players)
             return key, players
-        board = rendering.board_html(
-            game, self.visitor, oob=True, connected=connected, message=message, origin=self.origin
-        )
         # The whole board when the page may not hold this one's frame (first push, resync, new
-        # seats) or its frame says another status (the waiting room, "Leave game" shown).
-        whole = force or self.sent is None or self.sent[1] != game.status
-        return key, self.regions.news(board, whole=whole)
+        # seats) or its frame says another status (the waiting room, "Leave game" shown), or
+        # when this socket fell behind (its queued hints are skipped for the newest board).
+        whole = (
+            force
+            or self.sent is None
+            or self.sent[1] != game.status
+            or game.version - self.sent[0] > BEHIND
+        )
+        parts = rendering.live_board(
+            game,
+            self.visitor,
+            connected=connected,
+            message=message,
+            origin=self.origin,
+            frame=whole,
+        )
+        return key, self.regions.news("".join(parts), whole=whole)
 
     async def _send_error(self, message: str, status: int, retry_after: int | None = None) -> None:
         """Tell this client why its frame changed nothing (and, if limited, when to retry)."""

@@ -1,7 +1,7 @@
 """What a live socket still has to send of a board: only the regions that changed since its last
 push (a move changes a few regions; a board has about ten, so a push is a third of the board).
 
-A board's live HTML (`rendering.board_html(oob=True)`) is the `#board` frame, which replaces a
+A board's live HTML (`rendering.live_board`) is the `#board` frame, which replaces a
 waiting room, then each region as a top-level element with `hx-swap-oob="true"`, swapped by id.
 A socket remembers a digest of each region it sent. A region differs from the last one sent if
 anything but its `data-version` changed: a region with a move form always differs (the form
@@ -9,10 +9,19 @@ carries the version it was drawn at). The message region is always sent: it says
 version (`#board-message[data-version]`, what the page's resync watches) and clears an error
 the socket showed. The whole board (frame and every region) goes out on a socket's first push,
 after a resync or a change of seats, and while the page may still show a waiting room.
+
+A worker's sockets of one game render the same regions many times over: `RENDERS` keeps the
+regions that are the same for several readers (`rendering.live_board` says whose), by the
+game's version and everything else they are drawn from (`shared_inputs`), so that each is
+rendered once per worker and version.
 """
 
 import hashlib
 import re
+import threading
+from collections import OrderedDict
+
+from django.utils import timezone, translation
 
 REGION = re.compile(r'<(?:div|section|aside)\b[^>]*?\bid="([^"]+)"[^>]*?\bhx-swap-oob="true"')
 VERSION = re.compile(rb' data-version="\d+"')
@@ -51,3 +60,47 @@ def _regions(html: str):
         region = html[start:end]
         digest = hashlib.blake2b(VERSION.sub(b"", region.encode()), digest_size=16).digest()
         yield REGION.match(region).group(1), region, digest
+
+
+def shared_inputs(game, seats) -> tuple:
+    """What a region's HTML is drawn from besides the view of its reader: the game's state
+    (which fixes every view of it: its digest, not only its version, so that a game number
+    used again by another database never meets an old render) and status, who sits where
+    (names, bots, who took over a seat: these change without a move), the language and the time
+    zone."""
+    return (
+        game.pk,
+        game.version,
+        hashlib.blake2b(game.state.encode(), digest_size=16).digest(),
+        game.status,
+        translation.get_language(),
+        timezone.get_current_timezone_name(),
+        tuple((seat.position, seat.display_name, seat.user_id, seat.bot_level) for seat in seats),
+    )
+
+
+class SharedRenders:
+    """Rendered regions (and the spectators' board context) by key, the most recently used
+    kept, at most `size` (a worker holds a few hundred games' current regions: a few MB)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.html: OrderedDict[tuple, object] = OrderedDict()
+        self.lock = threading.Lock()  # sockets render on the worker's database thread(s)
+
+    def get(self, key: tuple):
+        with self.lock:
+            html = self.html.get(key)
+            if html is not None:
+                self.html.move_to_end(key)
+            return html
+
+    def put(self, key: tuple, html) -> None:
+        with self.lock:
+            self.html[key] = html
+            self.html.move_to_end(key)
+            while len(self.html) > self.size:
+                self.html.popitem(last=False)
+
+
+RENDERS = SharedRenders(2000)

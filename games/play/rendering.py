@@ -22,7 +22,7 @@ from games.chat import services as chat
 from games.history import selectors as history_selectors
 from games.kinds import registry
 from games.models import Game
-from games.play import orders
+from games.play import live_regions, orders
 from games.play import selectors as play_selectors
 from games.tables import selectors as tables_selectors
 
@@ -77,19 +77,29 @@ def board_context(
     `connected` is the set of seats with a live connection, or None when unknown (then no
     presence is shown). Raises `errors.NotAllowed` for spectators at a closed table.
     """
-    view = play_selectors.board_for(game, visitor)
-    aborted = game.status == Game.Status.ABORTED
-    if aborted:  # the engine does not know that a moderator ended the game: no more moves
-        view = {**view, "legal_actions": []}
     seats = list(game.seats.select_related("user"))
+    return _context(game, visitor, _view(game, visitor), seats, connected, message, log=True)
+
+
+def _view(game: Game, visitor: access.Visitor) -> dict:
+    return _unless_aborted(game, play_selectors.board_for(game, visitor))
+
+
+def _unless_aborted(game: Game, view: dict) -> dict:
+    """The engine does not know that a moderator ended the game: then no more moves."""
+    return {**view, "legal_actions": []} if game.status == Game.Status.ABORTED else view
+
+
+def _context(game, visitor, view, seats, connected, message, *, log: bool) -> dict:
+    """`board_context` from the view and seats read; without the log unless `log`."""
     kind = registry.of(game)
     names = play_selectors.seat_names(game, seats)
     context = kind.presenter.view_context(game, view, names, connected=connected)
     context["board_template"] = kind.board_template
     context["message"] = message
-    if aborted:
+    if game.status == Game.Status.ABORTED:
         context["banner"] = {"mine": False, "text": ABORTED_TEXT}
-    context["log"] = history_selectors.game_log(game, view["seat"], limit=LOG_LENGTH)
+    context["log"] = history_selectors.game_log(game, view["seat"], limit=LOG_LENGTH) if log else []
     context["turn"] = _turn(game, visitor.user, view, context["players"], seats)
     context["standing_orders"] = standing_orders_context(game, visitor, view)
     if game.status == Game.Status.FINISHED:
@@ -198,14 +208,128 @@ def board_html(
 
     Before the start (and for a closed table) this is the waiting room. With `oob=True` an
     active or finished board also carries a `#board` that replaces a waiting room still on the
-    client (the moment the host starts), then every region by id. `origin` (or the `request`'s)
-    makes the waiting room's invite link a full URL (`waiting_context`).
+    client (the moment the host starts), then every region by id (`live_board`). `origin` (or
+    the `request`'s) makes the waiting room's invite link a full URL (`waiting_context`).
     """
     if not game.setup:
         return waiting_html(game, visitor, oob=oob, message=message, request=request, origin=origin)
+    if oob:
+        return "".join(live_board(game, visitor, connected=connected, message=message))
     context = board_context(game, visitor, connected=connected, message=message)
-    partial = "live" if oob else "board"
-    return render_to_string(f"{context['board_template']}#{partial}", context, request=request)
+    return render_to_string(f"{context['board_template']}#board", context, request=request)
+
+
+def live_board(
+    game: Game,
+    visitor: access.Visitor,
+    *,
+    connected=None,
+    message: str = "",
+    origin: str = "",
+    frame: bool = True,
+) -> list[str]:
+    """A socket's live board in parts: the `#board` frame (when `frame`: it replaces a waiting
+    room, and blanks what a push leaves out), then each region as an oob swap.
+
+    Each of the kind's `regions` is rendered on its own, so that what another socket of this
+    worker rendered already costs nothing: a public region (the same from every seat) is kept
+    by game version and shared by all, and a spectator's regions by all spectators, but for
+    the one that is the socket's own (`PER_SOCKET`). The message and the standing orders are
+    always this reader's. Before the start: the waiting room, one part.
+    """
+    if not game.setup:
+        return [waiting_html(game, visitor, oob=True, message=message, origin=origin)]
+    kind = registry.of(game)
+    if not kind.regions:  # the kind draws its live board in one partial
+        context = board_context(game, visitor, connected=connected, message=message)
+        return [render_to_string(f"{kind.board_template}#live", context)]
+    seats = list(game.seats.select_related("user"))
+    inputs = live_regions.shared_inputs(game, seats)
+    shared = {region.partial: _shared_as(region, visitor, connected) for region in kind.regions}
+    found = {
+        partial: live_regions.RENDERS.get((inputs, reader, partial))
+        for partial, reader in shared.items()
+        if reader is not None
+    }
+    found = {partial: html for partial, html in found.items() if html is not None}
+    if visitor.seat is None:
+        context = _spectator_context(game, visitor, seats, inputs, connected, message)
+    else:  # the log is read only for a region that draws it
+        context = _context(
+            game, visitor, _view(game, visitor), seats, connected, message, log="log" not in found
+        )
+    parts = []
+    if frame:
+        parts.append(_render(kind, "board", context, takeover=True, skeleton=True, oob=False))
+    parts.append(_render(None, "message", context, oob=True))
+    public = None
+    for region in kind.regions:
+        html = found.get(region.partial)
+        if html is None and region.public:
+            public = public or public_context(game, seats)
+            html = _render(kind, region.partial, public, oob=True)
+        elif html is None:
+            html = _render(kind, region.partial, context, oob=True)
+        if region.partial not in found and shared[region.partial] is not None:
+            live_regions.RENDERS.put((inputs, shared[region.partial], region.partial), html)
+        parts.append(html)
+        if region.partial == "actions":
+            parts.append(_render(None, "standing_orders", context, oob=True))
+    return parts
+
+
+def public_context(game: Game, seats: list) -> dict:
+    """What a public region is drawn from: the spectator's view alone (seat None), so that
+    whoever's socket renders it first, it holds no seat's own card; the kind's declaring it
+    public says every seat's board draws it the same (tests/kinds/test_public_regions.py)."""
+    view = _unless_aborted(game, play_selectors.seat_board(game, None))
+    kind = registry.of(game)
+    names = play_selectors.seat_names(game, seats)
+    context = kind.presenter.view_context(game, view, names, connected=None)
+    context["board_template"] = kind.board_template
+    if game.status == Game.Status.ABORTED:
+        context["banner"] = {"mine": False, "text": ABORTED_TEXT}
+    return context
+
+
+def _spectator_context(game, visitor, seats, inputs, connected, message) -> dict:
+    """A spectator's board context: every spectator's is the same (the view of seat None, with
+    who is connected as this socket read it) but for the message and the turn clock (which
+    counts the reader's own games waiting), so it is built once per worker and version."""
+    play_selectors.admit(game, visitor)
+    key = (inputs, ("spectators", _seen_connected(connected)))
+    shared = live_regions.RENDERS.get(key)
+    if shared is None:
+        shared = _context(game, visitor, _view(game, visitor), seats, connected, "", log=True)
+        live_regions.RENDERS.put(key, shared)
+    turn = _turn(game, visitor.user, shared["view"], shared["players"], seats)
+    return {**shared, "message": message, "turn": turn}
+
+
+# A spectator's region that is still the socket's own: the banner's turn clock counts the
+# reader's games waiting and the seconds left now. (Who is connected, which the players region
+# shows as this socket last read it, is part of what spectators' renders are kept by.)
+PER_SOCKET = ("banner",)
+
+
+def _shared_as(region: registry.Region, visitor: access.Visitor, connected) -> tuple | None:
+    """Who may be handed the same render of `region`: every reader ("public"), every spectator
+    who read the same seats connected ("spectators"), or only this one (None)."""
+    if region.public:
+        return ("public",)
+    if visitor.seat is None and region.partial not in PER_SOCKET:
+        return ("spectators", _seen_connected(connected))
+    return None
+
+
+def _seen_connected(connected) -> frozenset | None:
+    return None if connected is None else frozenset(connected)
+
+
+def _render(kind, partial: str, context: dict, **extra) -> str:
+    """One partial of the kind's board template (None: of every game's board parts)."""
+    template = kind.board_template if kind is not None else "games/board_parts.html"
+    return render_to_string(f"{template}#{partial}", {**context, **extra})
 
 
 def players_html(game: Game, visitor: access.Visitor, *, connected) -> str:

@@ -74,9 +74,14 @@ def board_for(game: Game, visitor: access.Visitor) -> dict:
     The doors ask `games.access` first (with the same visitor); this still refuses a
     spectator's board where the table admits none, so no caller can skip that.
     """
+    admit(game, visitor)
+    return seat_board(game, visitor.seat)
+
+
+def admit(game: Game, visitor: access.Visitor) -> None:
+    """`board_for`'s refusal alone, for a caller holding a spectator's board already."""
     if visitor.seat is None and not access.admits_spectator(game, visitor):
         raise errors.NotAllowed(gettext("this table does not allow spectators"))
-    return seat_board(game, visitor.seat)
 
 
 def seat_board(game: Game, position: int | None) -> dict:

@@ -22,13 +22,13 @@ SOCKET_OPEN = {"HTTP_X_BOARD_SOCKET": "open"}  # what board.js adds while the so
 def board_renders(monkeypatch):
     """The user id of every board rendered (pages, move answers and pushes alike)."""
     renders = []
-    render = rendering.board_html
+    context = rendering._context  # a board's context: read once per board drawn
 
-    def counted(game, visitor, **kwargs):
+    def counted(game, visitor, *args, **kwargs):
         renders.append(visitor.user.pk)
-        return render(game, visitor, **kwargs)
+        return context(game, visitor, *args, **kwargs)
 
-    monkeypatch.setattr(rendering, "board_html", counted)
+    monkeypatch.setattr(rendering, "_context", counted)
     return renders
 
 

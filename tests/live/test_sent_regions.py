@@ -10,10 +10,11 @@ from channels.db import database_sync_to_async
 from games.access import Visitor
 from games.kinds.biblios import engine as biblios
 from games.models import Game
-from games.play import rendering, services
+from games.play import consumers, rendering, services
 from games.play.live_regions import SentRegions
 
 from .helpers import (
+    QUIET,
     TIMEOUT,
     HeldBoard,
     Sockets,
@@ -152,3 +153,33 @@ def test_sent_regions_keeps_what_it_sent():
     waiting = '<div id="board-waiting">a table</div>'
     assert sent.news(waiting, whole=False) == waiting
     assert sent.news(board(5, "AB", "Bob"), whole=False).count("hx-swap-oob") == 3
+
+
+def test_a_socket_that_fell_behind_gets_one_whole_board(users):
+    """Moves made while a socket cannot read its hints (the worker's database thread is busy
+    with them): the first hint it reads brings the newest board, whole, and the older hints
+    nothing. One move behind, a push is the regions that changed."""
+    rng = random.Random(5)
+    game = started_game(users, 2)
+    cookie = session_cookie(seated_users(game)[0])
+    path = f"/ws/games/{game.pk}/"
+    sockets = Sockets()
+
+    def moves(count: int) -> int:
+        for _ in range(count):
+            play_move(game, *next_move(game, rng))
+        game.refresh_from_db()
+        return game.version
+
+    async def scenario():
+        socket, _ = await sockets.connect(path, cookie=cookie)
+        version = await database_sync_to_async(moves)(consumers.BEHIND + 1)
+        frame = await socket.receive_from(timeout=TIMEOUT)
+        assert 'id="board"' in frame and board_version(frame) == version
+        assert await socket.receive_nothing(timeout=QUIET)
+        version = await database_sync_to_async(moves)(1)
+        frame = await socket.receive_from(timeout=TIMEOUT)
+        assert 'id="board"' not in frame and board_version(frame) == version
+        await sockets.close_all()
+
+    run(scenario)

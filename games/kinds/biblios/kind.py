@@ -17,6 +17,7 @@ from games.kinds.registry import (
     BotLevel,
     DailyTable,
     GameKind,
+    Region,
     Reviewer,
     Variant,
 )
@@ -68,4 +69,16 @@ KIND = GameKind(
         points_name=pgettext_lazy("daily deal", "victory points"),
     ),
     orders=orders.ORDERS,
+    regions=(
+        Region("banner"),
+        Region("dice", public=True),
+        Region("players"),
+        Region("auction"),
+        Region("public"),
+        Region("hand"),
+        Region("my_auction_cards"),
+        Region("actions"),
+        Region("score"),
+        Region("log"),
+    ),
 )

@@ -16,6 +16,7 @@ from games.kinds.registry import (
     BotLevel,
     DailyTable,
     GameKind,
+    Region,
     Reviewer,
     Variant,
 )
@@ -70,4 +71,15 @@ KIND = GameKind(
         points_name=pgettext_lazy("daily deal", "points"),
     ),
     orders=orders.ORDERS,
+    regions=(
+        Region("banner"),
+        Region("players"),
+        Region("town", public=True),
+        Region("tiles"),
+        Region("actions"),
+        Region("shelves"),
+        Region("mine"),
+        Region("score"),
+        Region("log"),
+    ),
 )
