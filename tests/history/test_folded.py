@@ -15,6 +15,7 @@ from games.models import Game, Move
 from games.play import rendering
 from tests.kinds.conftest import table_id
 from tests.kinds.conftest import tables as engine_tables
+from tests.passes import half_per_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +125,8 @@ def tables(few: bool) -> list:
     ]
 
 
-@pytest.mark.parametrize("kind,setup", tables(few=False))
+# Whole games, one a table: the two passes of CI share them (tests/passes.py).
+@pytest.mark.parametrize("kind,setup", half_per_pass(tables(few=False)))
 def test_the_newest_steps_are_the_replays_at_every_move(kind, host, setup):
     table = Table(kind, host, setup, seed=setup[0])
     game = table.move(0)

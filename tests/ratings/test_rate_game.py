@@ -11,6 +11,7 @@ from ratings import elo
 from ratings.models import Rating, RatingChange
 from ratings.services import rate_game
 from tests.games.test_races import submit_together
+from tests.passes import half_per_pass
 from tests.play import play_to_end, started_game
 from tests.ratings.conftest import almost_finished_rated_game, finished_rows, rated
 
@@ -21,7 +22,8 @@ def ratings_of(users, variant="biblios") -> dict:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("num_players", [2, 3, 4])
+# Whole games, one a table size: the two passes of CI share them (tests/passes.py).
+@pytest.mark.parametrize("num_players", half_per_pass([2, 3, 4]))
 def test_a_rated_game_played_through_the_services_rates_its_players(players, num_players):
     game = rated(started_game(players, num_players, seed=num_players))
     game = play_to_end(game, random.Random(num_players))
