@@ -41,7 +41,7 @@ from .bookshelf import IllegalAction
 from .decisions import DECISIONS, DELAYED, EFFECTS, _asked, _listed, _rule, to_act
 from .flow import _proceed
 from .setup import PLAYER_COUNTS, deal
-from .state import HUT, POWERS, State, _copy, _empty_tile, _next_state, _push, _solo, _top
+from .state import HUT, POWERS, State, _copy, _empty_tile, _next_state, _push, _solo
 from .view import events_for, open_hands_view, public_action, public_setup, redraw_hidden, view
 
 __all__ = [
@@ -206,9 +206,16 @@ def legal_actions(state: dict, seat) -> list[dict]:
     """X86: every action `seat` may take now; [] when it is not asked anything. A `State`
     keeps the list (`_legal`), for `apply_action` to check the action chosen from it without
     listing them again."""
-    if not _asked(state, seat):
+    pending = state["pending"]  # `_asked` and `_listed`, spelt out: this runs at every step
+    if not pending:
         return []
-    actions = _listed(state, seat)
+    top = pending[-1]
+    if top["kind"] == "flip":
+        if seat not in top["seats"]:
+            return []
+    elif seat != top["seat"]:
+        return []
+    actions = DECISIONS[top["kind"]].choices(state, seat, top)
     if type(state) is State:
         state._legal = (seat, tuple(actions))  # a tuple: the caller may change its list
     return actions
@@ -242,7 +249,7 @@ def apply_action(state: dict, seat, action) -> dict:
         raise IllegalAction("X67: the game is over")
     if not _asked(state, seat):
         raise IllegalAction(f"X86: seat {seat!r} is not asked anything now")
-    top = _top(state)
+    top = state["pending"][-1]
     kept = getattr(state, "_legal", None)  # the list a caller has just chosen from
     # Looked for as given, before its copy: the very object listed (a caller may not change
     # it, docs/exlibris.md) is then found by identity, without comparing its fields.

@@ -87,6 +87,13 @@ def _arrival_step(state: dict, entry: dict) -> None:
     runs at every arrival."""
     seat, assistant, tile, stage = entry["seat"], entry["assistant"], entry["tile"], entry["stage"]
     pending = state["pending"]
+    if (
+        stage == 2
+        and assistant not in POWERS
+        and not state["witch_queue"]
+        and not _reacting(state["tiles"][tile])
+    ):
+        stage = 4  # steps 2 and 3 would ask nothing: no Cube or Sasquatch here, no power
     while True:
         state["drivers"] = [assistant]
         if stage == 4:
@@ -113,11 +120,19 @@ def _arrival_step(state: dict, entry: dict) -> None:
         stage += 1
 
 
+def _reacting(record: dict) -> bool:
+    """Whether a Gelatinous Cube or a Sasquatch is on this tile's record (X57, X58): a loop, not
+    a generator, as it runs at every arrival."""
+    for entry in _holders(record):
+        if entry["assistant"] == "cube" or entry["assistant"] == "sasquatch":
+            return True
+    return False
+
+
 def _arrival_reactions(state: dict, seat: int, tile: str) -> None:
     """X23 step 2: the Gelatinous Cube (X57) and the Sasquatch (X58) already here react to an
     opponent's arrival, in their arrival order (pushed last first, so asked first first)."""
-    here = _holders(state["tiles"][tile])
-    if not any(entry["assistant"] in ("cube", "sasquatch") for entry in here):
+    if not _reacting(state["tiles"][tile]):
         return
     reactions = []
     for entry in _occupants(state, tile):

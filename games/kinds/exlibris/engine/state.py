@@ -50,11 +50,6 @@ def _copy(value):
     return value
 
 
-# The lists of strings a seat record holds; its other values are scalars, or values never
-# changed in place (`_next_state`).
-_SEAT_LISTS = ("hand", "supply", "home", "set_aside", "placed_this_round", "hidden_under")
-
-
 # The lists a tile record may hold beside its cards and slots.
 _TILE_EXTRAS = ("shared", "looked", "revealed")
 
@@ -92,8 +87,14 @@ def _seat(state: dict, seat: int) -> dict:
         return record
     own.add(seat)
     copied = state["seats"][seat] = record.copy()
-    for key in _SEAT_LISTS:
-        copied[key] = record[key][:]
+    # Its lists of strings, spelt out (no loop: this runs at most moves); its other values are
+    # scalars, or values never changed in place (`_next_state`).
+    copied["hand"] = record["hand"][:]
+    copied["supply"] = record["supply"][:]
+    copied["home"] = record["home"][:]
+    copied["set_aside"] = record["set_aside"][:]
+    copied["placed_this_round"] = record["placed_this_round"][:]
+    copied["hidden_under"] = record["hidden_under"][:]
     return copied
 
 
