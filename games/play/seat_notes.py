@@ -40,8 +40,8 @@ def orders_by_step(game: Game, seat, *, since: int = 0) -> dict[int, list[dict]]
     """The endings of `seat`'s own standing orders by the step (from `since` on) after which
     they happened, in the active language, for that seat's log alone; not the ones its player
     cancelled or replaced."""
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        return {}
+    if not isinstance(seat, int) or isinstance(seat, bool) or not game.turn_based:
+        return {}  # orders are given at turn-based tables only (`orders.offered`): no query
     notes: dict[int, list[dict]] = {}
     ended = game.standing_orders.filter(seat=seat, ended_version__gte=since).exclude(ended_at=None)
     for order in ended.exclude(end_reason__in=orders.CHOSEN).order_by("pk"):

@@ -7,10 +7,12 @@ import random
 from collections import Counter
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.access import Visitor
 from games.kinds import registry
-from games.models import Game
+from games.models import TURN_BASED_SECONDS, Game, StandingOrder
 from games.play import live_regions, rendering, services
 from tests.kinds.exlibris.site.helpers import open_table
 from tests.play import seated_users
@@ -112,3 +114,17 @@ def play_moves(game: Game, moves: int) -> None:
         seat = engine.to_act(state)[0]
         action = rng.choice(engine.legal_actions(state, seat))
         services.submit_action(game.pk, by_seat[seat], action, version=state.version)
+
+
+def test_a_live_tables_push_never_asks_for_standing_orders(readers):
+    """Orders are given at turn-based tables only (`orders.offered`), so a live table's push
+    spends no query on them; a turn-based table's board still reads its seat's."""
+    game = table("biblios", readers[:4])
+    play_moves(game, 4)
+    for turn_seconds, asked in ((60, False), (min(TURN_BASED_SECONDS), True)):
+        Game.objects.filter(pk=game.pk).update(turn_seconds=turn_seconds)
+        game.refresh_from_db()
+        with CaptureQueriesContext(connection) as queries:
+            rendering.live_board(game, Visitor.of(game, readers[0]), connected=CONNECTED)
+        tables = " ".join(query["sql"] for query in queries.captured_queries)
+        assert (StandingOrder._meta.db_table in tables) is asked
