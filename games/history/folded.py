@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.kinds import registry
-from games.models import Game
+from games.models import Game, Move
 
 # The newest events of each reader a live game keeps (a few more than the board shows), over at
 # most so many steps (should steps show a reader nothing). About 30 KiB a game of four, the
@@ -187,8 +187,39 @@ def _covers(steps: Steps, events: int) -> bool:
     return bool(steps) and (steps[0][0] == 0 or sum(len(shown) for _, shown in steps) >= events)
 
 
+class _TimedOut:
+    """Which moves the clock played (`Move.PlayedBy.TIMEOUT`), by game and version: a logged
+    move never changes, so what was read at a version holds for good, and every socket of a
+    game reads it once per move rather than once each."""
+
+    def __init__(self, size: int = 2048):
+        self.size = size
+        self.games: OrderedDict[tuple, tuple[int, frozenset]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def steps(self, game: Game, since: int) -> set[int]:
+        key = (_key(game), game.version)
+        with self.lock:
+            kept = self.games.get(key)
+        if kept is not None and kept[0] <= since:
+            return {step for step in kept[1] if step >= since}
+        moves = game.moves.filter(
+            played_by=Move.PlayedBy.TIMEOUT, seq__gte=since, seq__lte=game.version
+        )
+        found = frozenset(moves.values_list("seq", flat=True))
+        with self.lock:
+            kept = self.games.get(key)
+            if kept is None or since < kept[0]:
+                self.games[key] = (since, found)
+            self.games.move_to_end(key)
+            while len(self.games) > self.size:
+                self.games.popitem(last=False)
+        return set(found)
+
+
 _history = _History()
 _tails = _Tails()
+_timed_out = _TimedOut()
 
 
 def game_steps(game: Game, seat) -> list[list[dict]]:
@@ -213,3 +244,9 @@ def game_states(game: Game) -> list:
     """The game's engine states, the deal's first, then one after each move (so the state
     just before move n is [n - 1]): folded once and kept with the recent games' events."""
     return _history.states(game) if game.setup else []
+
+
+def timed_out_steps(game: Game, *, since: int = 0) -> set[int]:
+    """The moves (by seq, which is their step) from `since` to the game's version that the
+    stand-in bot played for a player whose time ran out."""
+    return _timed_out.steps(game, since)

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games import access
 from games.analysis import selectors as analysis_selectors
+from games.history import folded
 from games.history.folded import game_steps, newest_steps
 from games.kinds import registry
 from games.models import Analysis, Game, Move, Seat
@@ -279,10 +280,9 @@ def game_log(game: Game, seat, *, limit: int | None = None) -> list[dict]:
 
 def timed_out_steps(game: Game, *, since: int = 0) -> set[int]:
     """The moves (by seq, which is their step) from `since` on the stand-in bot played for a
-    player whose time ran out. Saying so reveals nothing: everyone at the table saw the clock
-    run out."""
-    moves = game.moves.filter(played_by=Move.PlayedBy.TIMEOUT, seq__gte=since)
-    return set(moves.values_list("seq", flat=True))
+    player whose time ran out (read once per game and version: `folded.timed_out_steps`).
+    Saying so reveals nothing: everyone at the table saw the clock run out."""
+    return folded.timed_out_steps(game, since=since)
 
 
 def with_timeouts_marked(events: list[dict], timed_out: bool) -> list[dict]:

@@ -178,9 +178,11 @@ def test_a_game_with_a_reused_id_and_seed_never_reads_the_old_ones(host):
 
 @pytest.mark.parametrize("kind", KINDS, ids=[kind.slug for kind in KINDS])
 def test_the_cache_keeps_within_its_bounds(kind, host, monkeypatch):
-    """At most `size` games, each reader's steps at most `TAIL_STEPS` and no more than the
-    newest holding `TAIL_EVENTS` events; the least recently read game goes first."""
+    """At most `size` games (and game versions of timed-out moves), each reader's steps at
+    most `TAIL_STEPS` and no more than the newest holding `TAIL_EVENTS` events; the least
+    recently read game goes first."""
     monkeypatch.setattr(folded, "_tails", folded._Tails(size=3))
+    monkeypatch.setattr(folded, "_timed_out", folded._TimedOut(size=3))
     (setup,) = setups(kind, few=True)
     played = [Table(kind, host, setup, seed=seed) for seed in range(5)]
     games = {}
@@ -191,6 +193,8 @@ def test_the_cache_keeps_within_its_bounds(kind, host, monkeypatch):
                 history_selectors.game_log(games[table], reader, limit=12)
     assert len(folded._tails.games) == 3
     assert set(folded._tails.games) == {folded._key(games[table]) for table in played[-3:]}
+    newest = {(folded._key(games[table]), games[table].version) for table in played[-3:]}
+    assert set(folded._timed_out.games) == newest
     for tail in folded._tails.games.values():
         for steps in tail.seats.values():
             assert len(steps) <= folded.TAIL_STEPS
