@@ -87,13 +87,18 @@ class Outlook:
         return scoring.prominent_points([prominent_books, *self.rival_prominent])[0]
 
     def form_points(self, counts: dict) -> int:
-        """B2 to B5 from A2's counts (X72-X75)."""
-        return (
-            self.b2(counts[self.prominent])
-            + scoring.banned_points(counts, self.banned)
-            + scoring.diversity(counts, self.banned)
-            + scoring.focus_points(counts, self.focus)
-        )
+        """B2 to B5 from A2's counts (X72-X75); remembered, as many bookshelves share counts."""
+        memo_key = (self.context, *counts.values())
+        points = _POINTS.get(memo_key)
+        if points is None:
+            points = (
+                self.b2(counts[self.prominent])
+                + scoring.banned_points(counts, self.banned)
+                + scoring.diversity(counts, self.banned)
+                + scoring.focus_points(counts, self.focus)
+            )
+            remember(_POINTS, memo_key, points)
+        return points
 
     def counts_worth(self, counts: dict) -> float:
         """The form's B2-B5 plus, mid-game, the shaping for books still to come."""
@@ -211,16 +216,17 @@ def with_card(shelf: dict, card: str, cell) -> dict:
     return {**shelf, bs.cell_key(cell): {"top": card, "up": True, "under": None}}
 
 
-def spans(kept: dict) -> list[tuple[tuple, float, float]]:
-    """(free cell, low, high) for every free cell of a bookshelf after A1: a card whose rank
-    lies strictly between low and high keeps the alphabetical order there (X17, X69)."""
+def spans(kept: dict, free: list | None = None) -> list[tuple[tuple, float, float]]:
+    """(free cell, low, high) for every free cell of a bookshelf after A1 (`free`, its
+    `bs.shelving_cells` when known): a card whose rank lies strictly between low and high keeps
+    the alphabetical order there (X17, X69)."""
     order = sorted(
         (bs.parse_key(key), RANK[stack["top"]]) for key, stack in kept.items() if stack["up"]
     )
     up = [cell for cell, _ in order]
     ranks = [rank for _, rank in order]
     found = []
-    for cell in bs.shelving_cells(kept):
+    for cell in bs.shelving_cells(kept) if free is None else free:
         i = bisect_left(up, cell)
         found.append((cell, ranks[i - 1] if i else 0.0, ranks[i] if i < len(ranks) else 1.0))
     return found
@@ -255,6 +261,8 @@ class ShelfFacts(NamedTuple):
 _FACTS: dict[tuple, ShelfFacts] = {}
 _VALUES: dict[tuple, float] = {}
 _BEST_CELLS: dict[tuple, tuple] = {}
+_LAYOUTS: dict[tuple, tuple[int, list]] = {}
+_POINTS: dict[tuple, int] = {}  # form_points by context and counts in X2 order
 
 
 def signature(shelf: dict) -> tuple:
@@ -268,10 +276,22 @@ def shelf_facts(shelf: dict, shelf_signature: tuple | None = None) -> ShelfFacts
     facts = _FACTS.get(shelf_signature)
     if facts is None:
         kept, _ = scoring.alphabetical(shelf)
-        free = spans(kept)
+        stability, cells = layout_facts(kept)
+        free = spans(kept, cells)
         counts = scoring.category_counts(kept)
-        facts = ShelfFacts(kept, counts, scoring.stability(kept), free, flexibility(free))
+        facts = ShelfFacts(kept, counts, stability, free, flexibility(free))
         remember(_FACTS, shelf_signature, facts)
+    return facts
+
+
+def layout_facts(shelf: dict) -> tuple[int, list]:
+    """(B1 points, free cells) of a bookshelf: both read only which cells are taken and how
+    many cards are entombed (X14, X71), so every card tried in one cell shares them."""
+    memo_key = (tuple(shelf), bs.entombed_count(shelf))
+    facts = _LAYOUTS.get(memo_key)
+    if facts is None:
+        facts = (scoring.stability(shelf), bs.shelving_cells(shelf))
+        remember(_LAYOUTS, memo_key, facts)
     return facts
 
 

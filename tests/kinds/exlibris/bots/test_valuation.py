@@ -31,6 +31,14 @@ class Afresh(valuation.Outlook):
         kept = scoring.alphabetical(shelf)[0]
         return self._best_cell(card, self.value(shelf), kept, valuation.spans(kept))
 
+    def form_points(self, counts):
+        return (
+            self.b2(counts[self.prominent])
+            + scoring.banned_points(counts, self.banned)
+            + scoring.diversity(counts, self.banned)
+            + scoring.focus_points(counts, self.focus)
+        )
+
     def category_worth(self, category):
         counts = scoring.category_counts(scoring.alphabetical(self.shelf)[0])
         more = {**counts, category: counts[category] + 1}
