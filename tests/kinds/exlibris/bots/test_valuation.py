@@ -66,6 +66,8 @@ def test_remembered_worths_are_the_forms_own(players, variant, options):
             fresh = Afresh(view, memories[seat], random.Random(1))
             assert rival_prominent(view) in (None, quick.rival_prominent)
             assert quick.base == fresh.base
+            kept = scoring.alphabetical(quick.shelf)[0]
+            assert (quick.kept, quick.spans) == (kept, valuation.spans(kept))
             for other in view["seats"]:
                 assert quick.value(other["bookshelf"]) == fresh.value(other["bookshelf"])
             for card in quick.hand:
