@@ -132,8 +132,8 @@ class Outlook:
         """X68-X75: the seat's total if the game ended now with these pre-flips."""
         for cell in flips:
             shelf = bs.flip_down(shelf, cell)
-        kept, _ = scoring.alphabetical(shelf)
-        return scoring.stability(kept) + self.form_points(scoring.category_counts(kept))
+        facts = shelf_facts(shelf)
+        return facts.stability + self.form_points(facts.counts)
 
     # ---------------------------------------------------------------- cards and categories
 

@@ -9,6 +9,7 @@ import pytest
 
 from games.kinds.exlibris import engine as E
 from games.kinds.exlibris.bots import greedy, valuation
+from games.kinds.exlibris.engine import bookshelf as bs
 from games.kinds.exlibris.engine import scoring
 
 from .test_bots import modes, positions
@@ -30,6 +31,12 @@ class Afresh(valuation.Outlook):
         shelf = self.shelf if shelf is None else shelf
         kept = scoring.alphabetical(shelf)[0]
         return self._best_cell(card, self.value(shelf), kept, valuation.spans(kept))
+
+    def final_total(self, shelf, flips):
+        for cell in flips:
+            shelf = bs.flip_down(shelf, cell)
+        kept, _ = scoring.alphabetical(shelf)
+        return scoring.stability(kept) + self.form_points(scoring.category_counts(kept))
 
     def form_points(self, counts):
         return (
@@ -69,7 +76,9 @@ def test_remembered_worths_are_the_forms_own(players, variant, options):
             kept = scoring.alphabetical(quick.shelf)[0]
             assert (quick.kept, quick.spans) == (kept, valuation.spans(kept))
             for other in view["seats"]:
-                assert quick.value(other["bookshelf"]) == fresh.value(other["bookshelf"])
+                shelf = other["bookshelf"]
+                assert quick.value(shelf) == fresh.value(shelf)
+                assert quick.final_total(shelf, []) == fresh.final_total(shelf, [])
             for card in quick.hand:
                 assert quick.best_cell(card) == fresh.best_cell(card)
                 assert quick.take_value(card) == fresh.take_value(card)
