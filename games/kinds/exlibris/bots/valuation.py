@@ -13,6 +13,7 @@ it off a tile denies it, discarding it or ending with it in hand feeds it.
 
 import random
 from bisect import bisect_left
+from typing import NamedTuple
 
 from games.kinds.exlibris.engine import bookshelf as bs
 from games.kinds.exlibris.engine import scoring
@@ -34,6 +35,7 @@ FINAL_HAND = -0.05  # a card left in hand at the end: only a tie-break against i
 LIBRARY_BOOK = 0.5  # solo: what a non-Banned book is worth to the Public Library (B4, B5, X84)
 DRAW_SAMPLES = 6  # unseen cards tried to price a blind draw
 NEAREST_CELLS = 4  # cells tried for a card that keeps the order nowhere
+MEMO_SIZE = 8192  # bookshelves (and cards on them) remembered across decisions; then forgotten
 
 
 class Outlook:
@@ -55,15 +57,23 @@ class Outlook:
             self.rival_prominent = [scoring.book_counts(library)[self.prominent]]
         else:
             self.rival_prominent = [
-                scoring.category_counts(scoring.alphabetical(seat["bookshelf"])[0])[self.prominent]
+                shelf_facts(seat["bookshelf"]).counts[self.prominent]
                 for seat in view["seats"]
                 if seat["seat"] != self.me
             ]
-        self.base = self.value(self.shelf)
+        # Everything a bookshelf's worth depends on besides the bookshelf: values are
+        # remembered under it, across decisions (a playout asks about the same ones often).
+        self.context = (
+            self.prominent, self.banned, self.focus, tuple(self.rival_prominent), self.solo,
+            self.final,
+        )  # fmt: skip
+        self.signature = signature(self.shelf)
+        self.base = self.value(self.shelf, self.signature)
         # A1 never turns a card back up when one is added (the last key kept only grows), so
         # its flips of this bookshelf can be made once for every shelving tried (X69).
-        self.kept = scoring.alphabetical(self.shelf)[0]
-        self.spans = spans(self.kept)
+        facts = shelf_facts(self.shelf, self.signature)
+        self.kept = facts.kept
+        self.spans = facts.spans
         self._gains: dict[str, tuple[float, tuple | None]] = {}
         self._draw_value: float | None = None
 
@@ -77,13 +87,18 @@ class Outlook:
         return scoring.prominent_points([prominent_books, *self.rival_prominent])[0]
 
     def form_points(self, counts: dict) -> int:
-        """B2 to B5 from A2's counts (X72-X75)."""
-        return (
-            self.b2(counts[self.prominent])
-            + scoring.banned_points(counts, self.banned)
-            + scoring.diversity(counts, self.banned)
-            + scoring.focus_points(counts, self.focus)
-        )
+        """B2 to B5 from A2's counts (X72-X75); remembered, as many bookshelves share counts."""
+        memo_key = (self.context, *counts.values())
+        points = _POINTS.get(memo_key)
+        if points is None:
+            points = (
+                self.b2(counts[self.prominent])
+                + scoring.banned_points(counts, self.banned)
+                + scoring.diversity(counts, self.banned)
+                + scoring.focus_points(counts, self.focus)
+            )
+            remember(_POINTS, memo_key, points)
+        return points
 
     def counts_worth(self, counts: dict) -> float:
         """The form's B2-B5 plus, mid-game, the shaping for books still to come."""
@@ -99,21 +114,26 @@ class Outlook:
             + PROMINENT_BOOK * counts[self.prominent]
         )
 
-    def value(self, shelf: dict) -> float:
+    def value(self, shelf: dict, shelf_signature: tuple | None = None) -> float:
         """A bookshelf's worth: its form after A1 (X69), plus mid-game shaping."""
-        kept, _ = scoring.alphabetical(shelf)
-        counts = scoring.category_counts(kept)
-        worth = scoring.stability(kept) + self.counts_worth(counts)
-        if not self.final:
-            worth += CARD_WORTH * len(shelf) + FLEXIBILITY * flexibility(kept)
+        if shelf_signature is None:
+            shelf_signature = signature(shelf)
+        memo_key = (self.context, shelf_signature)
+        worth = _VALUES.get(memo_key)
+        if worth is None:
+            facts = shelf_facts(shelf, shelf_signature)
+            worth = facts.stability + self.counts_worth(facts.counts)
+            if not self.final:
+                worth += CARD_WORTH * len(shelf) + FLEXIBILITY * facts.flexibility
+            remember(_VALUES, memo_key, worth)
         return worth
 
     def final_total(self, shelf: dict, flips) -> int:
         """X68-X75: the seat's total if the game ended now with these pre-flips."""
         for cell in flips:
             shelf = bs.flip_down(shelf, cell)
-        kept, _ = scoring.alphabetical(shelf)
-        return scoring.stability(kept) + self.form_points(scoring.category_counts(kept))
+        facts = shelf_facts(shelf)
+        return facts.stability + self.form_points(facts.counts)
 
     # ---------------------------------------------------------------- cards and categories
 
@@ -122,11 +142,19 @@ class Outlook:
 
         Only the cells where it keeps the alphabetical order (X69) are tried, or when there is
         none the few whose neighbours' keys come nearest to its own."""
-        if shelf is None and card in self._gains:
+        if shelf is None:
+            if card not in self._gains:
+                memo_key = (self.context, self.signature, card)
+                best = _BEST_CELLS.get(memo_key)
+                if best is None:
+                    best = self._best_cell(card, self.base, self.kept, self.spans)
+                    remember(_BEST_CELLS, memo_key, best)
+                self._gains[card] = best
             return self._gains[card]
-        base = self.base if shelf is None else self.value(shelf)
-        target = self.kept if shelf is None else scoring.alphabetical(shelf)[0]
-        free = self.spans if shelf is None else spans(target)
+        facts = shelf_facts(shelf)
+        return self._best_cell(card, self.value(shelf), facts.kept, facts.spans)
+
+    def _best_cell(self, card: str, base: float, target: dict, free: list) -> tuple:
         rank = RANK[card]
         cells = [cell for cell, low, high in free if low < rank < high]
         if not cells:
@@ -137,8 +165,6 @@ class Outlook:
             gain = self.value(with_card(target, card, cell)) - base
             if gain > best[0]:
                 best = (gain, cell)
-        if shelf is None:
-            self._gains[card] = best
         return best
 
     def gain(self, card: str) -> float:
@@ -180,8 +206,7 @@ class Outlook:
 
     def category_worth(self, category: str) -> float:
         """What one more face-up book of `category` adds to B2-B5 and their shaping."""
-        kept, _ = scoring.alphabetical(self.shelf)
-        counts = scoring.category_counts(kept)
+        counts = shelf_facts(self.shelf, self.signature).counts
         more = {**counts, category: counts[category] + 1}
         return self.counts_worth(more) - self.counts_worth(counts)
 
@@ -191,30 +216,91 @@ def with_card(shelf: dict, card: str, cell) -> dict:
     return {**shelf, bs.cell_key(cell): {"top": card, "up": True, "under": None}}
 
 
-def spans(kept: dict) -> list[tuple[tuple, float, float]]:
-    """(free cell, low, high) for every free cell of a bookshelf after A1: a card whose rank
-    lies strictly between low and high keeps the alphabetical order there (X17, X69)."""
+def spans(kept: dict, free: list | None = None) -> list[tuple[tuple, float, float]]:
+    """(free cell, low, high) for every free cell of a bookshelf after A1 (`free`, its
+    `bs.shelving_cells` when known): a card whose rank lies strictly between low and high keeps
+    the alphabetical order there (X17, X69)."""
     order = sorted(
         (bs.parse_key(key), RANK[stack["top"]]) for key, stack in kept.items() if stack["up"]
     )
     up = [cell for cell, _ in order]
     ranks = [rank for _, rank in order]
     found = []
-    for cell in bs.shelving_cells(kept):
+    for cell in bs.shelving_cells(kept) if free is None else free:
         i = bisect_left(up, cell)
         found.append((cell, ranks[i - 1] if i else 0.0, ranks[i] if i < len(ranks) else 1.0))
     return found
 
 
-def flexibility(kept: dict) -> float:
-    """The share of the alphabet (0 to 1) that some free cell takes in order."""
+def flexibility(free: list[tuple[tuple, float, float]]) -> float:
+    """The share of the alphabet (0 to 1) that some free cell takes in order, from the
+    bookshelf's `spans`."""
     covered, reach = 0.0, 0.0
-    for low, high in sorted((low, high) for _, low, high in spans(kept)):
+    for low, high in sorted((low, high) for _, low, high in free):
         low = max(low, reach)
         if high > low:
             covered += high - low
             reach = high
     return covered
+
+
+# ---------------------------------------------------------------------------- remembered
+
+
+class ShelfFacts(NamedTuple):
+    """What the valuation reads of a bookshelf, whoever looks: after A1 (X69), its A2 counts,
+    B1 points, free cells with their spans and the share of the alphabet they take."""
+
+    kept: dict
+    counts: dict
+    stability: int
+    spans: list
+    flexibility: float
+
+
+_FACTS: dict[tuple, ShelfFacts] = {}
+_VALUES: dict[tuple, float] = {}
+_BEST_CELLS: dict[tuple, tuple] = {}
+_LAYOUTS: dict[tuple, tuple[int, list]] = {}
+_POINTS: dict[tuple, int] = {}  # form_points by context and counts in X2 order
+
+
+def signature(shelf: dict) -> tuple:
+    """A bookshelf's content as a key: equal bookshelves built in the same order share it."""
+    return tuple([(key, s["top"], s["up"], s["under"]) for key, s in shelf.items()])
+
+
+def shelf_facts(shelf: dict, shelf_signature: tuple | None = None) -> ShelfFacts:
+    if shelf_signature is None:
+        shelf_signature = signature(shelf)
+    facts = _FACTS.get(shelf_signature)
+    if facts is None:
+        kept, _ = scoring.alphabetical(shelf)
+        stability, cells = layout_facts(kept)
+        free = spans(kept, cells)
+        counts = scoring.category_counts(kept)
+        facts = ShelfFacts(kept, counts, stability, free, flexibility(free))
+        remember(_FACTS, shelf_signature, facts)
+    return facts
+
+
+def layout_facts(shelf: dict) -> tuple[int, list]:
+    """(B1 points, free cells) of a bookshelf: both read only which cells are taken and how
+    many cards are entombed (X14, X71), so every card tried in one cell shares them."""
+    memo_key = (tuple(shelf), bs.entombed_count(shelf))
+    facts = _LAYOUTS.get(memo_key)
+    if facts is None:
+        facts = (scoring.stability(shelf), bs.shelving_cells(shelf))
+        remember(_LAYOUTS, memo_key, facts)
+    return facts
+
+
+def remember(memo: dict, key: tuple, value) -> None:
+    """Keep `value` under `key`, forgetting everything once the memo is full (a game's
+    bookshelves soon stop coming back)."""
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
 
 
 def seen_cards(view: dict) -> set[str]:
