@@ -78,7 +78,7 @@ def request_analysis(game: Game, visitor: access.Visitor) -> Analysis:
             analysis = Analysis(game=game)
         analysis.requested_by = person
         analysis.status = Analysis.Status.QUEUED
-        analysis.rounds = settings.ANALYSIS_ROUNDS * registry.of(game).review.worlds_scale
+        analysis.rounds = settings.ANALYSIS_ROUNDS
         analysis.done = analysis.total = 0
         analysis.failure = ""
         analysis.queued_at = timezone.now()

@@ -86,9 +86,6 @@ class Reviewer:
       which a review tells luck apart from skill.
     - `world(view, memory, rng)`: one engine state the view and memory allow, the cards the seat
       could not see dealt anew as `results` deals them; a "what if" branch plays on in it.
-    - `worlds_scale`: a decision's first worlds, as a multiple of the site's `ANALYSIS_ROUNDS`:
-      a measure whose results spread wider puts more decisions near a grade boundary, where two
-      reviews agree only with more worlds (docs/review.md's stability).
     """
 
     measure: Any  # a lazy translation
@@ -98,7 +95,6 @@ class Reviewer:
     results: Callable[..., list[list[float]]]
     final: Callable[[dict, int], float]
     world: Callable[..., Any]
-    worlds_scale: int = 1
 
 
 class OrderRefused(ValueError):

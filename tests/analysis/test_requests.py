@@ -115,15 +115,3 @@ def test_an_analysis_whose_worker_died_is_queued_again_and_finished(users):
     worker.drain()
     analysis = Analysis.objects.get(game=game)
     assert analysis.status == Analysis.Status.DONE and analysis.done == analysis.total
-
-
-@pytest.mark.parametrize("kind, worlds", [("biblios", 1), ("exlibris", 2)])
-def test_each_game_is_reviewed_in_its_own_multiple_of_the_sites_worlds(
-    users, settings, kind, worlds
-):
-    """Ex Libris' margins in points spread wider than Biblios' places: its decisions are first
-    sampled in twice the site's worlds, so that two reviews grade them alike (docs/review.md)."""
-    game = started_game(users, 2, seed=3, kind=kind)
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)  # the rule reads it
-    game.refresh_from_db()
-    assert ask(game, users[0]).rounds == settings.ANALYSIS_ROUNDS * worlds

@@ -63,10 +63,6 @@ KIND = GameKind(
         results=expected_margins,
         final=final_margin,
         world=sampled_world,
-        # Margins in points: at the site's 30 worlds 85% of heads-up decisions were graded alike
-        # from one review to the next, at 60 worlds 90.3% (docs/review.md), which the Greedy's
-        # remembered valuations pay for.
-        worlds_scale=2,
     ),
     daily=DailyTable(
         players=2,
