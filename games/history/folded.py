@@ -13,6 +13,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
+from biblios_site.recent import Recent
 from games.kinds import registry
 from games.models import Game, Move
 
@@ -193,27 +194,18 @@ class _TimedOut:
     game reads it once per move rather than once each."""
 
     def __init__(self, size: int = 2048):
-        self.size = size
-        self.games: OrderedDict[tuple, tuple[int, frozenset]] = OrderedDict()
-        self.lock = threading.Lock()
+        self.kept = Recent(size)  # (game, version) -> (from which step it was read, the steps)
 
     def steps(self, game: Game, since: int) -> set[int]:
         key = (_key(game), game.version)
-        with self.lock:
-            kept = self.games.get(key)
+        kept = self.kept.get(key)
         if kept is not None and kept[0] <= since:
             return {step for step in kept[1] if step >= since}
         moves = game.moves.filter(
             played_by=Move.PlayedBy.TIMEOUT, seq__gte=since, seq__lte=game.version
         )
         found = frozenset(moves.values_list("seq", flat=True))
-        with self.lock:
-            kept = self.games.get(key)
-            if kept is None or since < kept[0]:
-                self.games[key] = (since, found)
-            self.games.move_to_end(key)
-            while len(self.games) > self.size:
-                self.games.popitem(last=False)
+        self.kept.put(key, (since, found))
         return set(found)
 
 

@@ -18,10 +18,10 @@ rendered once per worker and version.
 
 import hashlib
 import re
-import threading
-from collections import OrderedDict
 
 from django.utils import timezone, translation
+
+from biblios_site.recent import Recent
 
 REGION = re.compile(r'<(?:div|section|aside)\b[^>]*?\bid="([^"]+)"[^>]*?\bhx-swap-oob="true"')
 VERSION = re.compile(rb' data-version="\d+"')
@@ -79,28 +79,6 @@ def shared_inputs(game, seats) -> tuple:
     )
 
 
-class SharedRenders:
-    """Rendered regions (and the spectators' board context) by key, the most recently used
-    kept, at most `size` (a worker holds a few hundred games' current regions: a few MB)."""
-
-    def __init__(self, size: int):
-        self.size = size
-        self.html: OrderedDict[tuple, object] = OrderedDict()
-        self.lock = threading.Lock()  # sockets render on the worker's database thread(s)
-
-    def get(self, key: tuple):
-        with self.lock:
-            html = self.html.get(key)
-            if html is not None:
-                self.html.move_to_end(key)
-            return html
-
-    def put(self, key: tuple, html) -> None:
-        with self.lock:
-            self.html[key] = html
-            self.html.move_to_end(key)
-            while len(self.html) > self.size:
-                self.html.popitem(last=False)
-
-
-RENDERS = SharedRenders(2000)
+# Rendered regions (and the spectators' board context) by key: a worker holds a few hundred
+# games' current regions, a few MB.
+RENDERS = Recent(2000)

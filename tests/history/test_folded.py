@@ -194,7 +194,7 @@ def test_the_cache_keeps_within_its_bounds(kind, host, monkeypatch):
     assert len(folded._tails.games) == 3
     assert set(folded._tails.games) == {folded._key(games[table]) for table in played[-3:]}
     newest = {(folded._key(games[table]), games[table].version) for table in played[-3:]}
-    assert set(folded._timed_out.games) == newest
+    assert {key for key, _ in folded._timed_out.kept.items()} == newest
     for tail in folded._tails.games.values():
         for steps in tail.seats.values():
             assert len(steps) <= folded.TAIL_STEPS

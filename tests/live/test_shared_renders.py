@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from biblios_site.recent import Recent
 from games.access import Visitor
 from games.kinds import registry
 from games.models import TURN_BASED_SECONDS, Game, StandingOrder
@@ -34,7 +35,7 @@ def readers(users, django_user_model):
 @pytest.fixture
 def renders(monkeypatch):
     """Which partials `live_board` renders, counted; the shared renders start empty."""
-    monkeypatch.setattr(live_regions, "RENDERS", live_regions.SharedRenders(100))
+    monkeypatch.setattr(live_regions, "RENDERS", Recent(100))
     counted = Counter()
     render = rendering._render
 
@@ -63,11 +64,11 @@ def test_every_reader_receives_the_board_rendered_for_them_alone(kind, readers, 
     for _ in range(6):
         game.refresh_from_db()
         shared = boards(game, order)
-        live_regions.RENDERS.html.clear()
+        live_regions.RENDERS.clear()
         alone = []
         for user in order:
             alone += boards(game, [user])
-            live_regions.RENDERS.html.clear()
+            live_regions.RENDERS.clear()
         assert shared == alone
         play_moves(game, 3)
 
@@ -83,7 +84,7 @@ def test_a_public_region_is_rendered_once_and_a_seats_own_never_shared(readers, 
     assert renders["hand"] == 4 + 1
     assert renders["players"] == 4 + 1, "the spectators read the same seats connected"
     assert renders["banner"] == 6, "the socket's own, a spectator's too"
-    kept = live_regions.RENDERS.html  # (the game's inputs, whom for, what)
+    kept = dict(live_regions.RENDERS.items())  # (the game's inputs, whom for, what)
     assert {key[1][0] for key in kept} == {"public", "spectators"}
     assert not any(key[2:] == ("banner",) for key in kept), "the socket's own"
     hands = {key[1]: html for key, html in kept.items() if key[2:] == ("hand",)}
@@ -91,7 +92,7 @@ def test_a_public_region_is_rendered_once_and_a_seats_own_never_shared(readers, 
     assert "You are watching" in next(iter(hands.values()))
     watcher = Visitor.of(game, readers[5])  # who read another seat connected: their own
     fewer = "".join(rendering.live_board(game, watcher, connected={0}))
-    live_regions.RENDERS.html.clear()
+    live_regions.RENDERS.clear()
     assert fewer == "".join(rendering.live_board(game, watcher, connected={0}))
 
 
