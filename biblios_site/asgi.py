@@ -5,12 +5,16 @@ Run with ``daphne biblios_site.asgi:application``.
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "biblios_site.settings")
 
 # Set Django up before importing anything that may touch models (auth, consumers).
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from biblios_site.http_handler import ClosingASGIHandler  # noqa: E402
+
+django_asgi_app = ClosingASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

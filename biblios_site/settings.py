@@ -171,8 +171,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the write lock when their transaction begins and wait up to 20 s for it, so
     # two moves at once queue up instead of failing with "database is locked"; WAL lets pages
-    # keep reading meanwhile. Connections stay open: opening one (and its PRAGMAs) on every
-    # socket message cost a worker a tenth of its time under load (benchmarks/load.py).
+    # keep reading meanwhile. The sockets' connection stays open: opening one (and its PRAGMAs)
+    # on every socket message cost a worker a tenth of its time under load (benchmarks/load.py).
+    # An HTTP request's, on a thread of its own, is closed when it ends (http_handler.py).
     DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {

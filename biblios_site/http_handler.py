@@ -1,0 +1,25 @@
+"""Django's ASGI handler, but each request's own database connections closed when it ends.
+
+Django runs a request's sync code on a thread of its own (a `ThreadSensitiveContext` per
+request), and database connections belong to a thread, so every HTTP request opens its own.
+With SQLite's persistent connections (`CONN_MAX_AGE = None`, which the sockets reuse, all on
+one thread), nothing ever closed a request's: a worker kept each until its thread's storage was
+collected, with its page cache (up to 2 MiB), 29 open at once after a minute of the load
+benchmark, and its resident memory grew for that minute. Closed on the request's own thread
+once the response is sent, a worker holds at most one per request in flight.
+"""
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.core.handlers.asgi import ASGIHandler
+from django.db import connections
+
+
+class ClosingASGIHandler(ASGIHandler):
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django serves HTTP only, not {scope['type']}")
+        async with ThreadSensitiveContext():
+            try:
+                await self.handle(scope, receive, send)
+            finally:  # on the request's thread (the same context), which owns them
+                await sync_to_async(connections.close_all)()

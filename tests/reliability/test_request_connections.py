@@ -1,0 +1,39 @@
+"""A worker's HTTP requests leave no database connection open behind them.
+
+Django runs each request's sync code on a thread of its own, which opens its own connection;
+with SQLite's persistent connections nothing closed it, and a worker's memory grew by the page
+cache of each one left open (`biblios_site.http_handler`). The sockets' connection, on the
+one thread they share, stays open: it is reused by every message.
+"""
+
+import pytest
+from channels.testing import HttpCommunicator
+from django.db.backends.signals import connection_created
+
+from biblios_site.asgi import application
+from tests.live.helpers import run
+from tests.play import make_users, started_game
+
+
+@pytest.mark.parametrize("page", ["/", "/daily/", "/games/{game}/", "/games/{game}/log/"])
+def test_each_request_closes_the_connections_it_opened(transactional_db, django_user_model, page):
+    path = page.format(game=started_game(make_users(django_user_model, "reader")).pk)
+    opened, statuses = [], []
+    connection_created.connect(
+        remember := lambda sender, connection, **kw: opened.append(connection)
+    )
+
+    async def requests():
+        for _ in range(3):
+            communicator = HttpCommunicator(
+                application, "GET", path, headers=[(b"host", b"localhost")]
+            )
+            statuses.append((await communicator.get_response(timeout=10))["status"])
+
+    try:
+        run(requests)
+    finally:
+        connection_created.disconnect(remember)
+    assert len(statuses) == 3 and all(status < 500 for status in statuses), statuses
+    assert opened, "the pages read the database"
+    assert [wrapper for wrapper in opened if wrapper.connection is not None] == []
