@@ -161,10 +161,18 @@ class Region:
     HTML to every socket of the game (`games.play.rendering.live_board`).
     tests/kinds/test_public_regions.py renders each public region from every seat's board and
     the spectator's along random games: it must not differ.
+
+    `reads`: the context paths ("hand", "view.my_auction_cards") the partial is drawn from, for
+    a reader with no move to make (a move form carries the board's version), if it declares
+    them: a socket's push then renders and sends it only when one of them changed since that
+    socket's last push (`games.play.live_regions.region_inputs`). tests/kinds/test_region_reads.py
+    renders each such region from its declared paths alone along random games: it must not
+    differ from the region drawn from the whole board.
     """
 
     partial: str
     public: bool = False
+    reads: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

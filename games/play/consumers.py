@@ -298,6 +298,7 @@ class GameConsumer(Consumer):
             message=message,
             origin=self.origin,
             frame=whole,
+            sent=self.regions,
         )
         return key, self.regions.news("".join(parts), whole=whole)
 

@@ -17,9 +17,11 @@ rendered once per worker and version.
 """
 
 import hashlib
+import json
 import re
 
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 
 from biblios_site.recent import Recent
 
@@ -29,10 +31,12 @@ ALWAYS_SENT = "board-message"
 
 
 class SentRegions:
-    """The regions of one socket's board as last sent, by id (a digest of each)."""
+    """The regions of one socket's board as last sent, by id (a digest of each), and what each
+    region that declares its `reads` was last drawn from, by partial (`region_inputs`)."""
 
     def __init__(self):
         self.digests: dict[str, bytes] = {}
+        self.drawn: dict[str, bytes | None] = {}
 
     def news(self, html: str, *, whole: bool) -> str:
         """The part of `html` (a live board) this socket must send: all of it when `whole`,
@@ -60,6 +64,41 @@ def _regions(html: str):
         region = html[start:end]
         digest = hashlib.blake2b(VERSION.sub(b"", region.encode()), digest_size=16).digest()
         yield REGION.match(region).group(1), region, digest
+
+
+def region_inputs(region, context: dict) -> bytes | None:
+    """A digest of what `region` is drawn from for this reader (its declared `reads`, the
+    game's status, the language and the time zone), or None when that cannot be said: it
+    declares none, the reader has a move to make (a move form carries the board's version), or
+    a value read is not plain data."""
+    if not region.reads or context["view"].get("legal_actions"):
+        return None
+    values = [_read(context, path) for path in region.reads]
+    place = [
+        context["game"].status,
+        translation.get_language(),
+        timezone.get_current_timezone_name(),
+    ]
+    try:
+        text = json.dumps([place, values], sort_keys=True, default=_plain)
+    except TypeError:
+        return None
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+def _read(context: dict, path: str):
+    """The value at a dotted `path` of the context, as a template reads it (None if missing)."""
+    value = context
+    for name in path.split("."):
+        value = value.get(name) if isinstance(value, dict) else None
+    return value
+
+
+def _plain(value) -> str:
+    """A lazily translated text, in the active language; nothing else but plain data."""
+    if isinstance(value, Promise):
+        return str(value)
+    raise TypeError(f"not plain data: {type(value).__name__}")
 
 
 def shared_inputs(game, seats) -> tuple:

@@ -227,6 +227,7 @@ def live_board(
     message: str = "",
     origin: str = "",
     frame: bool = True,
+    sent: live_regions.SentRegions | None = None,
 ) -> list[str]:
     """A socket's live board in parts: the `#board` frame (when `frame`: it replaces a waiting
     room, and blanks what a push leaves out), then each region as an oob swap.
@@ -235,7 +236,10 @@ def live_board(
     worker rendered already costs nothing: a public region (the same from every seat) is kept
     by game version and shared by all, and a spectator's regions by all spectators, but for
     the one that is the socket's own (`PER_SOCKET`). The message and the standing orders are
-    always this reader's. Before the start: the waiting room, one part.
+    always this reader's. With the socket's `sent` regions, a region that declares its
+    `reads` is left out (neither rendered nor sent) when nothing it reads changed since the
+    socket's last push; never in a `frame`, which replaces every region. Before the start: the
+    waiting room, one part.
     """
     if not game.setup:
         return [waiting_html(game, visitor, oob=True, message=message, origin=origin)]
@@ -263,7 +267,17 @@ def live_board(
         parts.append(_render(kind, "board", context, takeover=True, skeleton=True, oob=False))
     parts.append(_render(None, "message", context, oob=True))
     public = None
+    drawn = {}  # what the regions rendered now are drawn from, kept once all are rendered
     for region in kind.regions:
+        if sent is not None:
+            drawn_from = live_regions.region_inputs(region, context)
+            if (
+                not frame
+                and drawn_from is not None
+                and sent.drawn.get(region.partial) == drawn_from
+            ):
+                continue  # the page shows it as it is
+            drawn[region.partial] = drawn_from
         html = found.get(region.partial)
         if html is None and region.public:
             public = public or public_context(game, seats)
@@ -275,6 +289,8 @@ def live_board(
         parts.append(html)
         if region.partial == "actions":
             parts.append(_render(None, "standing_orders", context, oob=True))
+    if sent is not None:
+        sent.drawn.update(drawn)
     return parts
 
 
