@@ -42,25 +42,10 @@ def test_the_installed_kinds_declare_public_regions():
 
 @pytest.mark.parametrize(("kind", "table"), public_tables())
 def test_a_public_region_draws_the_same_from_every_seat(kind, table):
-    players, variant, options = table
-    users = [
-        get_user_model().objects.create_user(f"reader{i}", password="x", display_name=f"R{i}")
-        for i in range(players + 1)
-    ]
-    game = seated_table(kind, users[:players], variant)
-    readers = [Visitor.of(game, user) for user in users]
-    assert [reader.seat for reader in readers] == [*range(players), None]
-    engine = kind.engine
-    state = engine.new_game(players, seed=players, variant=variant, options=options)
-    states, _ = play(engine, state, random.Random(f"{kind.slug}/{variant}/{players}"))
-    rng = random.Random(table_id(table))
-    middle = rng.sample(range(1, len(states) - 1), min(STATES, len(states) - 2))
     public = [region.partial for region in kind.regions if region.public]
-    seats = list(game.seats.select_related("user"))
-    for step in [0, *sorted(middle), len(states) - 1]:
-        game.state, game.version = engine.dumps(states[step]), states[step].version
-        game.status = Game.Status.ACTIVE if engine.to_act(states[step]) else Game.Status.FINISHED
-        shared = rendering.public_context(game, seats)
+    for step, game, readers in along_a_random_game(kind, table, STATES):
+        assert [reader.seat for reader in readers] == [*range(len(readers) - 1), None]
+        shared = rendering.public_context(game, list(game.seats.select_related("user")))
         for reader in readers:
             context = rendering.board_context(game, reader, connected={0})
             for partial in public:
@@ -68,6 +53,28 @@ def test_a_public_region_draws_the_same_from_every_seat(kind, table):
                 assert mine == rendering._render(kind, partial, shared, oob=True), (
                     f"{partial} at step {step} differs for seat {reader.seat}"
                 )
+
+
+def along_a_random_game(kind: registry.GameKind, table, count: int, salt: str = ""):
+    """A table of `kind` seating a reader at each seat, set in turn to the first state of a
+    random game of `table`, `count` of its middle ones and its last: yields (the step, the
+    game, its readers: every seat's and a spectator)."""
+    players, variant, options = table
+    users = [
+        get_user_model().objects.create_user(f"reader{i}", password="x", display_name=f"R{i}")
+        for i in range(players + 1)
+    ]
+    game = seated_table(kind, users[:players], variant)
+    readers = [Visitor.of(game, user) for user in users]
+    engine = kind.engine
+    state = engine.new_game(players, seed=players, variant=variant, options=options)
+    states, _ = play(engine, state, random.Random(f"{salt}{kind.slug}/{variant}/{players}"))
+    rng = random.Random(table_id(table))
+    middle = rng.sample(range(1, len(states) - 1), min(count, len(states) - 2))
+    for step in [0, *sorted(middle), len(states) - 1]:
+        game.state, game.version = engine.dumps(states[step]), states[step].version
+        game.status = Game.Status.ACTIVE if engine.to_act(states[step]) else Game.Status.FINISHED
+        yield step, game, readers
 
 
 def seated_table(kind: registry.GameKind, users, variant: str) -> Game:

@@ -9,19 +9,15 @@ The board's version is left out on purpose (a wrong one stands in): a region sho
 `data-version`, which a push that skips the region may leave behind, and nowhere else, since a
 move form (which carries it) is only drawn for a reader with a move to make."""
 
-import random
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from games.access import Visitor
-from games.models import Game
 from games.play import live_regions, rendering
 
-from .conftest import KINDS, play, table_id
+from .conftest import KINDS, table_id
 from .conftest import tables as engine_tables
-from .test_public_regions import seated_table
+from .test_public_regions import along_a_random_game
 
 pytestmark = pytest.mark.django_db
 
@@ -75,23 +71,9 @@ def declared_only(context: dict, reads: tuple[str, ...]) -> dict:
 
 @pytest.mark.parametrize(("kind", "table"), reading_tables())
 def test_a_region_draws_from_what_it_declares_it_reads(kind, table):
-    players, variant, options = table
-    users = [
-        get_user_model().objects.create_user(f"reader{i}", password="x", display_name=f"R{i}")
-        for i in range(players + 1)
-    ]
-    game = seated_table(kind, users[:players], variant)
-    readers = [Visitor.of(game, user) for user in users]
-    engine = kind.engine
-    state = engine.new_game(players, seed=players, variant=variant, options=options)
-    states, _ = play(engine, state, random.Random(f"reads/{kind.slug}/{variant}/{players}"))
-    rng = random.Random(table_id(table))
-    middle = rng.sample(range(1, len(states) - 1), min(STATES, len(states) - 2))
     reading = [region for region in kind.regions if region.reads]
     compared = 0
-    for step in [0, *sorted(middle), len(states) - 1]:
-        game.state, game.version = engine.dumps(states[step]), states[step].version
-        game.status = Game.Status.ACTIVE if engine.to_act(states[step]) else Game.Status.FINISHED
+    for step, game, readers in along_a_random_game(kind, table, STATES, salt="reads/"):
         for reader in readers:
             context = rendering.board_context(game, reader, connected={0})
             for region in reading:
