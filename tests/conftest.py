@@ -73,6 +73,7 @@ SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client
 LOOK_TESTS = (
     "kinds/exlibris/site/test_board.py",
     "kinds/test_public_regions.py",
+    "kinds/test_region_reads.py",
     "kinds/exlibris/site/test_chart.py",
     "kinds/exlibris/site/test_decisions.py",
     "kinds/exlibris/site/test_names.py",

@@ -6,8 +6,11 @@ cache of each one left open (`biblios_site.http_handler`). The sockets' connecti
 one thread they share, stays open: it is reused by every message.
 """
 
+import threading
+
 import pytest
 from channels.testing import HttpCommunicator
+from django.core.signals import request_started
 from django.db.backends.signals import connection_created
 
 from biblios_site.asgi import application
@@ -18,10 +21,16 @@ from tests.play import make_users, started_game
 @pytest.mark.parametrize("page", ["/", "/daily/", "/games/{game}/", "/games/{game}/log/"])
 def test_each_request_closes_the_connections_it_opened(transactional_db, django_user_model, page):
     path = page.format(game=started_game(make_users(django_user_model, "reader")).pk)
-    opened, statuses = [], []
-    connection_created.connect(
-        remember := lambda sender, connection, **kw: opened.append(connection)
-    )
+    opened, served, statuses = [], set(), []
+
+    def on_open(sender, connection, **kwargs):
+        opened.append((threading.get_ident(), connection))
+
+    def on_request(sender, **kwargs):
+        served.add(threading.get_ident())
+
+    connection_created.connect(on_open)
+    request_started.connect(on_request)
 
     async def requests():
         for _ in range(3):
@@ -33,7 +42,10 @@ def test_each_request_closes_the_connections_it_opened(transactional_db, django_
     try:
         run(requests)
     finally:
-        connection_created.disconnect(remember)
+        connection_created.disconnect(on_open)
+        request_started.disconnect(on_request)
     assert len(statuses) == 3 and all(status < 500 for status in statuses), statuses
-    assert opened, "the pages read the database"
-    assert [wrapper for wrapper in opened if wrapper.connection is not None] == []
+    # Only the requests' own: other tests' threads may still be at work meanwhile.
+    theirs = [wrapper for thread, wrapper in opened if thread in served]
+    assert theirs, "the pages read the database"
+    assert [wrapper for wrapper in theirs if wrapper.connection is not None] == []
