@@ -24,10 +24,10 @@ def test_each_request_closes_the_connections_it_opened(transactional_db, django_
     opened, served, statuses = [], set(), []
 
     def on_open(sender, connection, **kwargs):
-        opened.append((threading.get_ident(), connection))
+        opened.append((threading.current_thread(), connection))
 
     def on_request(sender, **kwargs):
-        served.add(threading.get_ident())
+        served.add(threading.current_thread())
 
     connection_created.connect(on_open)
     request_started.connect(on_request)
@@ -45,7 +45,8 @@ def test_each_request_closes_the_connections_it_opened(transactional_db, django_
         connection_created.disconnect(on_open)
         request_started.disconnect(on_request)
     assert len(statuses) == 3 and all(status < 500 for status in statuses), statuses
-    # Only the requests' own: other tests' threads may still be at work meanwhile.
+    # Only the requests' own (threads, not their numbers, which a later thread may reuse):
+    # other tests' threads may still be at work meanwhile.
     theirs = [wrapper for thread, wrapper in opened if thread in served]
     assert theirs, "the pages read the database"
     assert [wrapper for wrapper in theirs if wrapper.connection is not None] == []
