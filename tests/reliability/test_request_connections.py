@@ -38,6 +38,7 @@ def test_each_request_closes_the_connections_it_opened(transactional_db, django_
                 application, "GET", path, headers=[(b"host", b"localhost")]
             )
             statuses.append((await communicator.get_response(timeout=10))["status"])
+            await communicator.wait(timeout=10)  # the handler ends after its response is sent
 
     try:
         run(requests)
