@@ -1,11 +1,12 @@
-"""Games set up and played through the service layer, shared by the tests of every edge."""
+"""Games set up and played as the service layer plays them, shared by the tests of every edge."""
 
 import random
 
-from games.access import Visitor
-from games.kinds.biblios import engine as biblios
-from games.models import Game
-from games.play import selectors
+from django.db import transaction
+from django.utils import timezone
+
+from games.kinds import registry
+from games.models import Game, Move
 from games.play import services as play_services
 from games.tables import services as tables_services
 
@@ -41,16 +42,52 @@ def seated_users(game: Game) -> dict:
 
 
 def play_to_end(game: Game, rng: random.Random) -> Game:
-    """Random legal moves through submit_action, each player choosing from their own view."""
+    """Random legal moves, each player choosing from their own view, until the game ends; the
+    last through `submit_action`, so the game ends, is rated and tells its players as every
+    game does (`play_until_last_move`)."""
+    game.refresh_from_db()
+    if game.status != Game.Status.ACTIVE:
+        return game
+    user, action, version = play_until_last_move(game, rng)
+    play_services.submit_action(game.pk, user, action, version=version)
+    game.refresh_from_db()
+    return game
+
+
+def play_until_last_move(game: Game, rng: random.Random) -> tuple:
+    """Random legal moves, each player choosing from their own view, until the next one would
+    end the game; returns that move as (user, action, version) for `submit_action`.
+
+    The moves are applied by the engine and stored as `submit_action` stores them (each with
+    its state's hash; the state, its version and the seats on turn), in one write: through the
+    service one at a time, they were most of the time of the many tests that need a game
+    played to its end."""
+    game.refresh_from_db()
     by_seat = seated_users(game)
+    engine = registry.of(game).engine
+    state, played = game.engine_state(), []
     while True:
+        seat = engine.to_act(state)[0]
+        action = rng.choice(engine.view(state, seat)["legal_actions"])
+        after = engine.apply_action(state, seat, action)
+        if not engine.to_act(after):
+            break
+        played.append(Move(
+            game=game, seq=after.version, seat=seat, action=action,
+            state_hash=play_services.state_hash(game, after), played_by=Move.PlayedBy.PLAYER,
+        ))  # fmt: skip
+        state = after
+    if played:
+        with transaction.atomic():
+            Move.objects.bulk_create(played)
+            due_at = play_services.due_time(game, state, timezone.now())
+            updated = Game.objects.filter(pk=game.pk, version=game.version).update(
+                state=engine.dumps(state), version=state.version, due_at=due_at
+            )
+            assert updated, "the game moved while it was being played"
+            play_services.mark_turn(game, engine.to_act(state))
         game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return game
-        seat = biblios.to_act(game.engine_state())[0]
-        board = selectors.board_for(game, Visitor.of(game, by_seat[seat]))
-        action = rng.choice(board["legal_actions"])
-        play_services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
+    return by_seat[seat], action, state.version
 
 
 def choose_quickly(view: dict, rng) -> dict:

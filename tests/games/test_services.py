@@ -14,6 +14,7 @@ from games.models import Game, Move
 from games.moderation import services as moderation
 from games.play import services as play_services
 from games.tables import services as tables_services
+from tests.live import helpers as live_helpers
 from tests.play import play_to_end, started_game
 from tests.reliability.conftest import forget_hits
 
@@ -27,7 +28,11 @@ def players(django_user_model):
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_a_full_game_through_the_service_is_its_move_log(players, num_players):
-    game = play_to_end(started_game(players, num_players), random.Random(num_players))
+    """Every move through `submit_action`, one at a time (`play_to_end` stores all but the
+    last at once)."""
+    game, rng = started_game(players, num_players), random.Random(num_players)
+    while game.status == Game.Status.ACTIVE:
+        game = live_helpers.play(game, rng, 1)
     assert game.status == Game.Status.FINISHED
     assert game.result["winners"]
     assert game.moves.count() == game.version

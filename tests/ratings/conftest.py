@@ -5,11 +5,8 @@ import random
 import pytest
 from django.utils import timezone
 
-from games.access import Visitor
-from games.kinds.biblios import engine as biblios
 from games.models import Game, Seat
-from games.play import selectors, services
-from tests.play import seated_users, started_game
+from tests.play import play_until_last_move, started_game
 
 
 @pytest.fixture
@@ -26,20 +23,6 @@ def rated(game: Game) -> Game:
     Game.objects.filter(pk=game.pk).update(rated=True)
     game.refresh_from_db()
     return game
-
-
-def play_until_last_move(game: Game, rng: random.Random) -> tuple:
-    """Random legal moves until the next one would end the game; returns (user, action, version)."""
-    by_seat = seated_users(game)
-    while True:
-        game.refresh_from_db()
-        state = game.engine_state()
-        seat = biblios.to_act(state)[0]
-        board = selectors.board_for(game, Visitor.of(game, by_seat[seat]))
-        action = rng.choice(board["legal_actions"])
-        if biblios.apply_action(state, seat, action).phase == "over":
-            return by_seat[seat], action, board["version"]
-        services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
 
 
 def almost_finished_rated_game(users, num_players, seed) -> tuple:

@@ -28,6 +28,7 @@ from tests.kinds.exlibris.site.helpers import (
     open_table,
 )
 from tests.live.helpers import seated_users
+from tests.play import play_to_end
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +57,7 @@ def play(game: Game, rng: random.Random, *, until=None) -> Game:
 @pytest.fixture
 def finished(people) -> Game:
     """A rated game of three people (no bot: rated by default), played to its end."""
-    game = play(open_table(people, 3, seed=SEED), random.Random(3))
+    game = play_to_end(open_table(people, 3, seed=SEED), random.Random(3))
     assert game.status == Game.Status.FINISHED and game.rated
     return game
 
