@@ -2,7 +2,8 @@
 work under it without a single violation or console error.
 
 Two people sign up, open a table, wait for each other (live), play a few moves by clicking, chat,
-make API tokens, and finish the game through the API while both boards follow live; then they
+make API tokens; the game is played on to its last move, made through the API, and both boards
+follow it live to the end; then they
 walk the finished board, the replay, the log, their games, profiles, the leaderboard and the
 rules; a visitor sees the login, sign-up and admin login pages. Every document must carry the
 policy, and a violation anywhere (the `securitypolicyviolation` event, or chromium's own console
@@ -10,13 +11,13 @@ report) fails the test.
 """
 
 import json
-import random
 import re
 import urllib.error
 import urllib.request
 
 import pytest
 
+from tests.browser.conftest import manage
 from tests.browser.players import (
     MOVE_TIMEOUT_MS,
     REPORT_VIOLATIONS,
@@ -24,11 +25,8 @@ from tests.browser.players import (
     play_moves,
     unique_tag,
 )
-from tests.play import choose_quickly
 
 pytestmark = pytest.mark.slow
-
-API_MAX_REQUESTS = 2000
 
 
 class Watched:
@@ -109,21 +107,25 @@ def api(base: str, token: str, method: str, path: str, body=None):
         return refused.code, json.load(refused)
 
 
-def finish_by_api(base: str, game_id: int, tokens: list[str]) -> None:
-    """Random legal moves for every seat, mostly passing (a shorter game), until it is over."""
-    rng = random.Random(15)
-    for _ in range(API_MAX_REQUESTS):
-        boards = [api(base, token, "GET", f"/games/{game_id}")[1] for token in tokens]
-        if boards[0]["status"] != "active":
-            return
-        for token, board in zip(tokens, boards, strict=True):
-            view = board["view"]
-            if view["seat"] in view["to_act"]:
-                action = choose_quickly(view, rng)
-                api(base, token, "POST", f"/games/{game_id}/actions",
-                    {"version": board["version"], "action": action})  # fmt: skip
-                break
-    raise AssertionError(f"game {game_id} not over after {API_MAX_REQUESTS} requests")
+# Run by the site's `manage.py shell`: the game stored up to one move before its end, as tests
+# play a game to its end (tests/play.py); prints that last move.
+UNTIL_LAST_MOVE = """
+import json, random
+from games.models import Game
+from tests.play import play_until_last_move
+user, action, version = play_until_last_move(Game.objects.get(pk={game_id}), random.Random(15))
+print(json.dumps(dict(user=user.username, action=action, version=version)))
+"""
+
+
+def finish_by_api(site_env: dict, base: str, game_id: int, tokens: dict[str, str]) -> None:
+    """The game played on the site up to its last move, which its player makes through the
+    API: the boards open meanwhile follow, and the end reaches them by their socket."""
+    last = json.loads(manage(site_env, "shell", "--no-imports", "-c",
+                             UNTIL_LAST_MOVE.format(game_id=game_id)))  # fmt: skip
+    status, answer = api(base, tokens[last["user"]], "POST", f"/games/{game_id}/actions",
+                         {"version": last["version"], "action": last["action"]})  # fmt: skip
+    assert status == 200 and answer["status"] == "finished", answer
 
 
 def test_the_watch_reports_a_violation(live_site, browser):
@@ -138,7 +140,7 @@ def test_the_watch_reports_a_violation(live_site, browser):
 
 
 @pytest.mark.slow(seconds=45)  # its expected length (tests/conftest.py)
-def test_every_page_and_the_live_socket_run_under_the_policy(live_site, browser):
+def test_every_page_and_the_live_socket_run_under_the_policy(live_site, live_site_env, browser):
     tag = unique_tag()
     players = [Player(browser, live_site, f"{name}{tag}") for name in ("ada", "bede")]
     watched = [Watched(player) for player in players]
@@ -161,14 +163,14 @@ def test_every_page_and_the_live_socket_run_under_the_policy(live_site, browser)
     guest.page.wait_for_selector("#chat :text('good luck')", timeout=MOVE_TIMEOUT_MS)
 
     # Tokens from third pages of each player, so the boards stay open and follow the API moves.
-    tokens = []
+    tokens = {}
     for player in players:
         board_page = player.page
         player.page = player.context.new_page()
-        tokens.append(create_token(player))
+        tokens[player.name] = create_token(player)
         player.page.close()
         player.page = board_page
-    finish_by_api(live_site, game_id, tokens)
+    finish_by_api(live_site_env, live_site, game_id, tokens)
     for player in players:
         player.page.wait_for_selector("#board-score table", timeout=MOVE_TIMEOUT_MS)
         assert player.still_same_page(), "the end of the game must arrive live"
