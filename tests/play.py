@@ -81,12 +81,10 @@ def play_until_last_move(game: Game, rng: random.Random) -> tuple:
         with transaction.atomic():
             Move.objects.bulk_create(played)
             due_at = play_services.due_time(game, state, timezone.now())
-            updated = Game.objects.filter(pk=game.pk, version=game.version).update(
-                state=engine.dumps(state), version=state.version, due_at=due_at
+            saved = play_services._save_state(  # as the service saves a move's state
+                game, state, previous_version=game.version, due_at=due_at
             )
-            assert updated, "the game moved while it was being played"
-            play_services.mark_turn(game, engine.to_act(state))
-        game.refresh_from_db()
+            assert saved, "the game moved while it was being played"
     return by_seat[seat], action, state.version
 
 
