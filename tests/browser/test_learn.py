@@ -16,17 +16,22 @@ pytestmark = pytest.mark.slow(seconds=45)
 DESKTOP = {"width": 1280, "height": 800}
 MAX_CLICKS = 300
 
-# The index of the first move form in #board-actions that makes one of the step's moves (its
-# fields hold the pattern's values), or of the first form when the step takes any move.
-TAUGHT_FORM = """
+# The index of the first move button in #board-actions that makes one of the step's moves (its
+# form's fields and its own name and value hold the pattern's values; a button's value may name
+# several, comma-separated), or of the first button when the step takes any move.
+TAUGHT_BUTTON = """
 (patterns) => {
-  const forms = [...document.querySelectorAll("#board-actions form")];
-  const values = (form, name) => [...form.querySelectorAll(`input[name="${name}"]`)]
-    .filter((input) => input.type !== "checkbox" || input.checked).map((input) => input.value);
-  const matches = (form, pattern) => Object.entries(pattern).every(([name, value]) =>
-    JSON.stringify(values(form, name)) ===
+  const buttons = [...document.querySelectorAll("#board-actions form button[type=submit]")];
+  const values = (button, name) => [
+    ...[...button.form.querySelectorAll(`input[name="${name}"]`)]
+      .filter((input) => input.type !== "checkbox" || input.checked).map((input) => input.value),
+    ...(button.name === name ? button.value.split(",") : []),
+  ];
+  const matches = (button, pattern) => Object.entries(pattern).every(([name, value]) =>
+    JSON.stringify(values(button, name)) ===
       JSON.stringify(Array.isArray(value) ? value.map(String) : [String(value)]));
-  return forms.findIndex((form) => !patterns.length || patterns.some((p) => matches(form, p)));
+  return buttons.findIndex((button) =>
+    !patterns.length || patterns.some((pattern) => matches(button, pattern)));
 }
 """
 
@@ -50,9 +55,9 @@ def click_next_move(page) -> str:
     expect = coach.get_attribute("data-expect")
     say = page.locator(".lesson-say").inner_text() if expect else ""
     if expect:
-        index = page.evaluate(TAUGHT_FORM, json.loads(expect))
+        index = page.evaluate(TAUGHT_BUTTON, json.loads(expect))
         assert index >= 0, f"no button makes the move of step {say!r}"
-        button = page.locator("#board-actions form").nth(index).locator("button[type=submit]")
+        button = page.locator("#board-actions form button[type=submit]").nth(index)
     elif page.locator("#board-actions form.action-pass").count():
         # At an auction: the lowest bid on a category or Church card the learner can pay for
         # (the payable bid's box, counted in Gold), or a pass (tests/learn/helpers.py).

@@ -157,7 +157,7 @@ def place(watched: list[Watched], mover: Watched, to: str, region: str) -> str:
     """Place the drawn card (`to`: self, auction or public), which shows up in the mover's
     `region`; returns its id."""
     before = faces_in(mover, region)
-    button = f"#board-actions form.action-place:has(input[name=to][value={to}]) [type=submit]"
+    button = f"#board-actions form.action-place button[name=to][value={to}]"
     move_and_wait(watched, mover, lambda: mover.page.click(button))
     (card,) = faces_in(mover, region) - before
     return card
@@ -226,10 +226,7 @@ def test_cards_glide_dice_roll_and_nothing_hidden_shows(live_site, browser):
         # The mover ends the turn; the other player takes the public card into their hand.
         while not other.player.my_turn():
             move_and_wait(watched, mover, mover.player.play_one_move)
-        pick = (
-            "#board-actions form.action-pick"
-            f":has(input[name=card][value='{public_card}']) [type=submit]"
-        )
+        pick = f"#board-actions form.action-pick button[name=card][value='{public_card}']"
         move_and_wait(watched, other, lambda: other.page.click(pick))
         # Into the hand; a church card waits in the auction region while it is resolved.
         taken = other.wait_for_animation("card-move", public_card, ["board-hand", "board-auction"])

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 def offered_moves(kind: registry.GameKind, html: str) -> list[tuple[dict, dict]]:
     """(action, posted data) of every move the lesson's page offers: Ex Libris' forms hold
-    many buttons, each a move; Biblios' forms are a move each."""
+    many buttons, each a move; `action_forms` gives Biblios' a move each."""
     if kind.slug == "exlibris":
         return [
             (action, form.data(action=json.dumps(action)))

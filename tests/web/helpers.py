@@ -6,7 +6,7 @@ independent account of which cards a seat has ever been entitled to see.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html.parser import HTMLParser
 
 from games.kinds.biblios import engine as biblios
@@ -43,6 +43,14 @@ class Form:
         for name, value in overrides.items():
             data[name] = value if isinstance(value, list) else [str(value)]
         return data
+
+    def choices(self) -> list["Form"]:
+        """The form as each of its submit buttons sends it: itself when its buttons name no
+        value of their own."""
+        named = [button for button in self.buttons if button[0]]
+        if len(named) < 2:
+            return [self]
+        return [replace(self, buttons=[button]) for button in named]
 
     @property
     def kind(self) -> str:
@@ -89,8 +97,14 @@ def forms_in(html: str) -> list[Form]:
 
 
 def action_forms(html: str) -> list[Form]:
-    """The board's action forms (they post to the game's act URL)."""
-    return [form for form in forms_in(html) if form.action.endswith("/act/")]
+    """The board's action forms (they post to the game's act URL), one per submission the page
+    offers: a form of several named buttons (one per choice) counts once per button."""
+    return [
+        choice
+        for form in forms_in(html)
+        if form.action.endswith("/act/")
+        for choice in form.choices()
+    ]
 
 
 # ------------------------------------------------------------------------ who knows what

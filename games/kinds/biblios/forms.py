@@ -70,7 +70,8 @@ def parse_action(data) -> dict:
     if kind in ("pick", "give"):
         return {"type": kind, "card": _one(data, "card")}
     if kind == "use_church":
-        dice = data.getlist("dice")
+        # A die a field, or the board's buttons: one field naming them all, comma-separated.
+        dice = [die for field in data.getlist("dice") for die in field.split(",") if die]
         if not dice:
             raise ActionInputError(gettext("Choose which dice the church card moves."))
         return {"type": kind, "dice": dice, "delta": _number(data, "delta")}

@@ -113,6 +113,18 @@ def least_overpay(payments: list[list[str]]) -> list[str]:
     return min(payments, key=lambda cards: (sum(VALUE[card] for card in cards), len(cards)))
 
 
+def _church_uses_by_delta(uses: list[dict], edition: str) -> list[dict]:
+    """The church card's uses as one form per direction (`delta`), each use a button whose
+    value names its dice, comma-separated (`forms.parse_action`), in the engine's order."""
+    forms: dict[int, list[dict]] = {}
+    for action in uses:
+        label = _church_label(action["dice"], action["delta"], edition)
+        forms.setdefault(action["delta"], []).append(
+            {"dice": ",".join(action["dice"]), "label": label}
+        )
+    return [{"delta": delta, "uses": buttons} for delta, buttons in forms.items()]
+
+
 def _players(view: dict, names: list[str], connected) -> list[dict]:
     awaiting = view["awaiting"]
     players = []
@@ -245,14 +257,7 @@ def _actions(view: dict, edition: str) -> dict:
     if by_type["use_church"] or by_type["discard_church"]:
         actions["church"] = {
             "card": view["church"]["card"] if view["church"] else None,
-            "uses": [
-                {
-                    "dice": action["dice"],
-                    "delta": action["delta"],
-                    "label": _church_label(action["dice"], action["delta"], edition),
-                }
-                for action in by_type["use_church"]
-            ],
+            "by_delta": _church_uses_by_delta(by_type["use_church"], edition),
             "discard": bool(by_type["discard_church"]),
         }
     if by_type["bid"]:
