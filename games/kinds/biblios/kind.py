@@ -75,7 +75,7 @@ KIND = GameKind(
         Region("players", reads=("players", "view.phase")),
         Region("auction"),
         Region("public"),
-        Region("hand", reads=("hand", "edition", "view.my_hidden_discards")),
+        Region("hand", reads=("hand", "edition", "view.my_hidden_discards", "view.phase")),
         Region("my_auction_cards", reads=("view.my_auction_cards", "edition")),
         Region("actions"),
         Region("score"),
