@@ -61,15 +61,15 @@ SERVICE_FIXTURES = {"db", "transactional_db", "live_server", "settings", "client
 # worker, the replay viewer's steps and layout), and what a kind's board draws from its views (Ex
 # Libris' regions, decisions, games through its buttons, names, rules page, weight; Biblios' card
 # faces, banners and charts, games through the pages' forms and the leak scans of every page and
-# fragment; the lessons of learn-to-play, kept in the session; how a refusal, the waiting room,
-# the board script and a tournament's pages read in a browser), what each language reads
-# (catalogues, translated pages) and what a notification's text may say, is the same whatever
-# database and channel layer serve them: run once, in `make test`, as do the response headers, the
-# socket frames' leak scan, and (marked `look` where they stand) the other leak scans of sockets,
-# API boards and replays and the load benchmark's own stepping. Lost pushes, dropped sockets and
-# every kind's API, socket, turn and history tests run in both passes; the whole games of the
-# live browsers, of the API and of the searching bots share their cases between the two
-# (tests/passes.py).
+# fragment; every kind's page and pushes within its weight budget; the lessons of learn-to-play,
+# kept in the session; how a refusal, the waiting room, the board script and a tournament's pages
+# read in a browser), what each language reads (catalogues, translated pages) and what a
+# notification's text may say, is the same whatever database and channel layer serve them: run once,
+# in `make test`, as do the response headers, the socket frames' leak scan, and (marked `look` where
+# they stand) the other leak scans of sockets, API boards and replays and the load benchmark's own
+# stepping. Lost pushes, dropped sockets and every kind's API, socket, turn and history tests run in
+# both passes; the whole games of the live browsers, of the API and of the searching bots share
+# their cases between the two (tests/passes.py).
 LOOK_TESTS = (
     "kinds/exlibris/site/test_board.py",
     "kinds/test_public_regions.py",
@@ -80,6 +80,7 @@ LOOK_TESTS = (
     "kinds/exlibris/site/test_regions.py",
     "kinds/exlibris/site/test_rules_page.py",
     "kinds/exlibris/site/test_weight.py",
+    "kinds/test_board_weight.py",
     "kinds/exlibris/site/test_lesson.py",
     "kinds/biblios/site/test_full_games.py",
     "kinds/biblios/site/test_leaks.py",
