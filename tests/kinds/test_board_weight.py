@@ -22,14 +22,14 @@ from django.test import Client
 from games.access import Visitor
 from games.kinds import registry
 from games.play import rendering, services
-from games.tables import services as tables_services
+from tests.play import started_game
 
 pytestmark = pytest.mark.django_db
 
 KB = 1024
 # Per kind, (players -> budget). Biblios: 30 KB at two players, the game page's promise, and 2 KB
 # more for each other player, whose end page draws another column of scores, five more bars and
-# another final hand (30.2 KB at three, 32.5 KB at four when seats hoard at random). Ex Libris: 30
+# another final hand (30.2 KB at three, 33.3 KB at four when seats hoard at random). Ex Libris: 30
 # KB alone, 48 KB with 2–4 players: a multiplayer board draws every seat's bookshelf (up to four
 # of ~20 cards, each card's books as symbols), the locations' cards, a hand of up to 30 and, at
 # the end, each player's form and a chart: about three times the cards of a Biblios board, already
@@ -63,17 +63,9 @@ def play_a_whole_game_within_the_budget(kind, players: int, seed: int) -> None:
         browser = Client()
         browser.force_login(user)
         browsers.append(browser)
-    game = tables_services.create_table(
-        users[0],
-        tables_services.TableSettings(
-            players, kind=kind.slug, **TABLES.get((kind.slug, players), {})
-        ),
-        seed=seed,
+    game = started_game(
+        users, players, seed=seed, kind=kind.slug, **TABLES.get((kind.slug, players), {})
     )
-    for user in users[1:]:
-        tables_services.join_table(game.pk, user, invited=True)
-    if players > 1:
-        game = tables_services.start_game(game.pk, users[0])
     engine, rng = kind.engine, random.Random(seed)
     budget = BUDGETS[kind.slug](players)
     heaviest_push = 0
