@@ -1,18 +1,18 @@
 """Reviews of bot games: CPU per reviewed game, the spread of the losses the bots make (what each
 game's grade thresholds are chosen from), and the stability of the grades.
 
-    python -m benchmarks.review --game biblios --players 2 --games 6 --rounds 20 [--seed K]
+    python -m benchmarks.review --game biblios --players 2 --games 6 [--rounds N] [--seed K]
         [--level L]
 
 Each game is played by the level L (by default the kind's stand-in: the Scholar, the Greedy; a
-searching level such as the Abbot or the Archivist thinks for its default CPU budget per move)
-from its own view and memory, dealt with seed K + g, then reviewed twice (`games.analysis.review`)
-with two sampling seeds. Printed: CPU seconds per review (median and largest), decisions graded
-per game, the mean worlds sampled per decision (more than the rounds where the review drew more
-near a grade boundary), the losses' percentiles over every graded decision (the spread of the
-level's own losses, which the thresholds are chosen from), the grades of the first review, and
-stability: the share of decisions given the same grade by both reviews, and the pairs of grades
-the others were given.
+searching level such as the Abbot or the Archivist thinks for its default CPU budget per move) from
+its own view and memory, dealt with seed K + g, then reviewed twice (`games.analysis.review`) with
+two sampling seeds, over N worlds a decision (by default the game's own, as the site's). Printed:
+CPU seconds per review (median and largest), decisions graded per game, the mean worlds sampled per
+decision (more than the rounds where the review drew more near a grade boundary), the losses'
+percentiles over every graded decision (the spread of the level's own losses, which the thresholds
+are chosen from), the grades of the first review, and stability: the share of decisions given the
+same grade by both reviews, and the pairs of grades the others were given.
 """
 
 import argparse
@@ -47,7 +47,7 @@ def main() -> None:
     parser.add_argument("--game", default="biblios")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=20, help="sampled worlds per decision")
+    parser.add_argument("--rounds", type=int, help="sampled worlds per decision (the game's own)")
     parser.add_argument("--seed", type=int, default=0, help="deal seed of the first game")
     parser.add_argument("--level", help="the bot level playing every seat (the stand-in's)")
     args = parser.parse_args()
@@ -60,6 +60,7 @@ def main() -> None:
 
     kind = registry.get(args.game)
     level = args.level or kind.stand_in
+    args.rounds = args.rounds or kind.review.worlds
     worlds = []  # the worlds each call of the reviewer's `results` sampled
 
     def counted(*call, **options):

@@ -324,12 +324,15 @@ BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)
 
 # Reviews of finished games (games/analysis): jobs in the database, drained by every daphne
 # process beside its turn worker, one at a time each. ANALYSIS_ROUNDS: sampled worlds per
-# decision, up to four times as many where the grade is in doubt (docs/review.md: 30 grades 95%
-# of heads-up Biblios' decisions alike from one review to the next); ANALYSIS_BUDGET_S: the CPU
-# seconds a job may spend before it is given up;
+# decision for every game, up to four times as many where the grade is in doubt; unset, each
+# game's own (its Reviewer's `worlds`: Biblios 30, Ex Libris 60, docs/review.md); tests set one
+# so that a review ends in seconds. ANALYSIS_BUDGET_S: the CPU seconds a job may spend before it
+# is given up;
 # ANALYSIS_QUEUED_PER_USER: the analyses a person may have waiting at once.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["analysis"]}}
-ANALYSIS_ROUNDS = env.int("ANALYSIS_ROUNDS", default=30)
+ANALYSIS_ROUNDS = env.int("ANALYSIS_ROUNDS", default=None)
+if ANALYSIS_ROUNDS is not None and ANALYSIS_ROUNDS < 1:
+    raise ImproperlyConfigured("ANALYSIS_ROUNDS must be at least 1 world a decision, or unset")
 ANALYSIS_BUDGET_S = env.float("ANALYSIS_BUDGET_S", default=900.0)
 ANALYSIS_QUEUED_PER_USER = env.int("ANALYSIS_QUEUED_PER_USER", default=3)
 ANALYSIS_POLL_S = env.float("ANALYSIS_POLL_S", default=2.0)

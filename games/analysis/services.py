@@ -78,7 +78,7 @@ def request_analysis(game: Game, visitor: access.Visitor) -> Analysis:
             analysis = Analysis(game=game)
         analysis.requested_by = person
         analysis.status = Analysis.Status.QUEUED
-        analysis.rounds = settings.ANALYSIS_ROUNDS
+        analysis.rounds = settings.ANALYSIS_ROUNDS or registry.of(game).review.worlds
         analysis.done = analysis.total = 0
         analysis.failure = ""
         analysis.queued_at = timezone.now()

@@ -86,6 +86,9 @@ class Reviewer:
       which a review tells luck apart from skill.
     - `world(view, memory, rng)`: one engine state the view and memory allow, the cards the seat
       could not see dealt anew as `results` deals them; a "what if" branch plays on in it.
+    - `worlds`: the worlds a decision is first graded over (up to `MORE_WORLDS` times as many
+      near a grade's boundary): as many as make two reviews of a game agree on nine grades in
+      ten at this game's cost per world (docs/review.md); `ANALYSIS_ROUNDS` overrides it.
     """
 
     measure: Any  # a lazy translation
@@ -95,6 +98,7 @@ class Reviewer:
     results: Callable[..., list[list[float]]]
     final: Callable[[dict, int], float]
     world: Callable[..., Any]
+    worlds: int
 
 
 class OrderRefused(ValueError):

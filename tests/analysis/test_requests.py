@@ -13,6 +13,7 @@ from django_tasks_db.models import DBTaskResult
 from biblios_site import errors
 from games.access import Visitor
 from games.analysis import services, worker
+from games.kinds import registry
 from games.models import Analysis, Game
 from tests.play import make_users, play_to_end, started_game
 
@@ -115,3 +116,17 @@ def test_an_analysis_whose_worker_died_is_queued_again_and_finished(users):
     worker.drain()
     analysis = Analysis.objects.get(game=game)
     assert analysis.status == Analysis.Status.DONE and analysis.done == analysis.total
+
+
+def test_each_game_is_reviewed_over_its_own_worlds_unless_the_site_sets_one_for_all(
+    users, settings
+):
+    """Ex Libris' grades need twice Biblios' worlds to agree from one review to the next as
+    often (docs/review.md); ANALYSIS_ROUNDS, where set, is every game's (tests set one)."""
+    settings.ANALYSIS_ROUNDS = None
+    biblios, exlibris = finished(users, 5), finished(users, 6, kind="exlibris")
+    worlds = [ask(game, users[0]).rounds for game in (biblios, exlibris)]
+    assert worlds == [registry.of(game).review.worlds for game in (biblios, exlibris)]
+    assert worlds[0] < worlds[1]
+    settings.ANALYSIS_ROUNDS = 3
+    assert ask(finished(users, 7, kind="exlibris"), users[0]).rounds == 3
