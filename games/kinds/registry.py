@@ -87,8 +87,9 @@ class Reviewer:
     - `world(view, memory, rng)`: one engine state the view and memory allow, the cards the seat
       could not see dealt anew as `results` deals them; a "what if" branch plays on in it.
     - `worlds`: the worlds a decision is first graded over (up to `MORE_WORLDS` times as many
-      near a grade's boundary): as many as make two reviews of a game agree on nine grades in
-      ten at this game's cost per world (docs/review.md); `ANALYSIS_ROUNDS` overrides it.
+      near a grade's boundary), chosen from how often two reviews of a game grade its
+      decisions alike and what a world costs this game (docs/review.md); `ANALYSIS_ROUNDS`,
+      where set, overrides it.
     """
 
     measure: Any  # a lazy translation

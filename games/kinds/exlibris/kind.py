@@ -64,7 +64,7 @@ KIND = GameKind(
         final=final_margin,
         world=sampled_world,
         # Heads-up, 90.3% of grades alike at 60 against 85.0% at 30; a four-player review at 60
-        # takes about 320 CPU seconds of its 900 (docs/review.md).
+        # takes 320–430 CPU seconds of its 900 (docs/review.md).
         worlds=60,
     ),
     daily=DailyTable(
