@@ -60,7 +60,7 @@ def main() -> None:
 
     kind = registry.get(args.game)
     level = args.level or kind.stand_in
-    args.rounds = args.rounds or kind.review.worlds
+    rounds = args.rounds or kind.review.worlds
     worlds = []  # the worlds each call of the reviewer's `results` sampled
 
     def counted(*call, **options):
@@ -78,7 +78,7 @@ def main() -> None:
         for sampling in ("first", "second"):
             start = time.process_time()
             reviews.append(
-                review_game(kind, setup, moves, args.players, rounds=args.rounds, seed=sampling)
+                review_game(kind, setup, moves, args.players, rounds=rounds, seed=sampling)
             )
             seconds.append(time.process_time() - start)
         first, second = (review.decisions for review in reviews)
@@ -94,7 +94,7 @@ def main() -> None:
     spread = {q: losses[min(int(q * len(losses)), len(losses) - 1)] for q in (0.5, 0.75, 0.9, 0.95)}
     print(
         f"{kind.name}, {args.players} players, {args.games} games of {kind.stand_in}, "
-        f"{args.rounds} worlds per decision; measure: {kind.review.measure}, "
+        f"{rounds} worlds per decision; measure: {kind.review.measure}, "
         f"thresholds {kind.review.thresholds}"
     )
     print(

@@ -50,7 +50,8 @@ def request_analysis(game: Game, visitor: access.Visitor) -> Analysis:
     person = visitor.person
     if person is None:
         raise errors.Unauthorized(gettext("log in to ask for a game's review"))
-    if registry.of(game).review is None:
+    reviewer = registry.of(game).review
+    if reviewer is None:
         raise errors.BadRequest(gettext("this game has no review yet"))
     if game.status != Game.Status.FINISHED:
         raise errors.Conflict(gettext("only a finished game can be reviewed"))
@@ -78,7 +79,7 @@ def request_analysis(game: Game, visitor: access.Visitor) -> Analysis:
             analysis = Analysis(game=game)
         analysis.requested_by = person
         analysis.status = Analysis.Status.QUEUED
-        analysis.rounds = settings.ANALYSIS_ROUNDS or registry.of(game).review.worlds
+        analysis.rounds = settings.ANALYSIS_ROUNDS or reviewer.worlds
         analysis.done = analysis.total = 0
         analysis.failure = ""
         analysis.queued_at = timezone.now()
