@@ -9,7 +9,8 @@ best found is the one with the best mean, the loss is how far the move made fell
 and the kind's thresholds turn the loss into a grade. A loss within the noise of a grade
 boundary draws more worlds (`MORE_WORLDS`), so that two reviews agree on it. A decision's
 sampling seed is drawn from the review's seed and the decision's place in the log, so any one
-decision can be reviewed again alone and gives the same answer.
+decision can be reviewed again alone and gives the same answer; the moves it compares are drawn
+from its place alone, so two reviews weigh the same moves and only their worlds differ.
 
 Pure: a game's setup and move log in, plain data out; the job queue and pages build on it.
 """
@@ -138,13 +139,14 @@ def review_decision(
     """The grade of `view`'s seat playing `action`, from that view and its `memory` alone; None
     when the kind does not grade this decision."""
     reviewer = kind.review
-    rng = random.Random(f"{seed}/{view['version']}")
-    candidates = reviewer.moves(view, copy.deepcopy(memory), rng)
+    place = view["version"]
+    candidates = reviewer.moves(view, copy.deepcopy(memory), random.Random(f"moves/{place}"))
     if not candidates:
         return None
     actions = [action] + [other for other in candidates if other != action]
     sign = -1.0 if reviewer.lower_is_better else 1.0
     results = [[] for _ in actions]
+    rng = random.Random(f"{seed}/{place}")
     while True:  # the same rng goes on: more worlds, the same for every action
         more = reviewer.results(view, copy.deepcopy(memory), actions, rng, rounds)
         results = [found + extra for found, extra in zip(results, more, strict=True)]

@@ -95,6 +95,25 @@ def test_a_grade_does_not_change_when_the_cards_its_mover_could_not_know_are_red
         assert found[0] == found[1] == found[2], view["version"]
 
 
+@pytest.mark.parametrize("kind, players", tables())
+def test_two_reviews_compare_the_same_moves_and_differ_only_in_their_worlds(kind, players):
+    """Which moves a decision's review compares is drawn from the decision's place alone, not
+    from the review's seed: two reviews of a game, as two requests for it get, weigh the same
+    moves, so only the noise of their sampled worlds can part their grades."""
+    states, moves = random_game(kind, players)
+    decisions = graded_decisions(kind, players, states, moves)
+    many = [found for found in decisions if len(found[0]["legal_actions"]) > 6] or decisions
+    for view, memory, action in random.Random(3).sample(many, min(SAMPLED, len(many))):
+        compared = [
+            [other["action"] for other in found.alternatives]
+            for found in (
+                review.review_decision(kind, view, copy.deepcopy(memory), action, 1, seed=seed)
+                for seed in ("first", "second")
+            )
+        ]
+        assert compared[0] == compared[1], view["version"]
+
+
 @pytest.mark.parametrize("slug", ["biblios"])
 def test_the_whole_review_grades_every_decision_in_order_and_sums_each_seat(slug):
     """A whole heads-up game: the decisions come in the log's order, progress counts up to the
