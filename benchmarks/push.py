@@ -1,15 +1,16 @@
 """What one browser push costs as a game grows long and as the live games grow many.
 
     python -m benchmarks.push [--kinds biblios,exlibris] [--short 10] [--long 300]
-                              [--window 8] [--moves 100] [--few 10] [--many 1000]
+                              [--window 8] [--moves 100] [--few 10] [--many 1000] [--regions]
 
 On every move each browser at the table gets a push: the consumer reads the game afresh,
-renders the reader's board as live regions (`rendering.board_html(..., oob=True)`) and sends the
-regions that changed (`live_regions.SentRegions.news`). This measures that work in CPU time (this
-process's, which a busy shared machine disturbs less than the wall clock), and apart the part of
-it the board's log takes (`history_selectors.game_log`), with the workers' production settings
-on a fresh SQLite database in a temporary directory, as the render benchmark does, along two
-lines:
+renders the reader's board as live regions, leaving out those whose inputs did not change
+(`rendering.live_board(..., sent=...)`, the whole board on a socket's first push), and sends
+the regions that changed (`live_regions.SentRegions.news`). This measures that work in CPU
+time (this process's, which a busy shared machine disturbs less than the wall clock), and
+apart the part of it the board's log takes (`history_selectors.game_log`), with the workers'
+production settings on a fresh SQLite database in a temporary directory, as the render
+benchmark does, along two lines:
 
 - Game length: per kind, a game of four played with random legal moves through the services up
   to `--long` moves (or its end), every seat pushed after every move; the mean push over the
@@ -22,7 +23,8 @@ lines:
   meets them when their moves come together; the mean of those pushes.
 
 Prints each mean and their ratios (1.00 is flat), how long the setting up took and this
-process's peak memory.
+process's peak memory; with `--regions`, what each region's renders and the board's context
+cost a push at both ends of the game, and how large each region was: what grows.
 """
 
 import argparse
@@ -55,6 +57,49 @@ class LogClock:
             return self.timed(*args, **kwargs)
         finally:
             self.spent += time.process_time() - start
+
+
+class RegionClock:
+    """The CPU seconds and characters of each region's renders (`rendering._render`, by
+    partial) and of the board's context (`rendering._context`), counted while `window` names
+    one of the game's two ends."""
+
+    def __init__(self):
+        from games.play import rendering
+
+        self.window = None
+        self.spent: dict[str, dict[str, list]] = {}
+        self.render, self.context = rendering._render, rendering._context
+        rendering._render, rendering._context = self._render, self._context
+
+    def _count(self, name: str, call, *args, **kwargs):
+        start = time.process_time()
+        found = call(*args, **kwargs)
+        if self.window is not None:
+            row = self.spent.setdefault(self.window, {}).setdefault(name, [0.0, 0, 0])
+            row[0] += time.process_time() - start
+            row[1] += 1
+            row[2] += len(found) if isinstance(found, str) else 0
+        return found
+
+    def _render(self, kind, partial, context, **extra):
+        return self._count(partial, self.render, kind, partial, context, **extra)
+
+    def _context(self, *args, **kwargs):
+        return self._count("(context)", self.context, *args, **kwargs)
+
+    def close(self) -> None:
+        from games.play import rendering
+
+        rendering._render, rendering._context = self.render, self.context
+
+    def report(self, pushes: int) -> None:
+        for window, rows in self.spent.items():
+            print(f"  {window}, per push:")
+            for name, (seconds, count, size) in sorted(rows.items(), key=lambda r: -r[1][0]):
+                mean = f", {size / count:,.0f} characters" if size else ""
+                print(f"    {name:18} {1000 * seconds / pushes:.3f} ms ({count} renders{mean})")
+        self.spent = {}
 
 
 class Table:
@@ -93,8 +138,11 @@ class Table:
 
         start, log = time.process_time(), self.clock.spent
         fresh = Game.objects.get(pk=self.game_id)
-        html = rendering.board_html(fresh, self.visitors[seat], oob=True, connected=CONNECTED)
-        self.regions[seat].news(html, whole=False)
+        sent, whole = self.regions[seat], not self.regions[seat].digests
+        parts = rendering.live_board(
+            fresh, self.visitors[seat], connected=CONNECTED, frame=whole, sent=sent
+        )
+        sent.news("".join(parts), whole=whole)
         return time.process_time() - start, self.clock.spent - log
 
     def pushes(self) -> list[tuple[float, float]]:
@@ -112,8 +160,21 @@ def new_tables(kind: str, count: int, seed: int) -> list[int]:
     return open_tables(kind, 4, prefix, count, seed=seed)
 
 
-def by_length(kind: str, args, clock: LogClock) -> dict:
-    """Means at moves `short`… and at the last moves before `long` or the end."""
+def by_length(kind: str, args, clock: LogClock, regions: RegionClock | None) -> dict:
+    """Means at moves `short`… and at the last moves before `long` or the end; with a region
+    clock, the same game played again (the same seeds) with its regions counted at those moves,
+    apart from the means."""
+    per_move = play_long(kind, args, clock)
+    last = max(per_move)
+    if regions is not None:
+        play_long(kind, args, clock, regions, last)
+    early = [push for v in range(args.short, args.short + args.window) for push in per_move[v]]
+    late = [push for v in range(last - args.window + 1, last + 1) for push in per_move[v]]
+    return {"short": means(early), "long": means(late), "last": last}
+
+
+def play_long(kind: str, args, clock: LogClock, regions=None, last: int = 0) -> dict:
+    """Every seat's pushes after each move of a game played to `long` or its end, by move."""
     from games.models import Game
 
     table = Table(new_tables(kind, 1, args.seed)[0], args.seed, clock)
@@ -122,12 +183,16 @@ def by_length(kind: str, args, clock: LogClock) -> dict:
     game = Game.objects.get(pk=table.game_id)
     while game.version < args.long and game.status == Game.Status.ACTIVE:
         game = table.move()
-        if game.status == Game.Status.ACTIVE:
-            per_move[game.version] = table.pushes()
-    last = max(per_move)
-    early = [push for v in range(args.short, args.short + args.window) for push in per_move[v]]
-    late = [push for v in range(last - args.window + 1, last + 1) for push in per_move[v]]
-    return {"short": means(early), "long": means(late), "last": last}
+        if game.status != Game.Status.ACTIVE:
+            break
+        if regions is not None:
+            early = args.short <= game.version < args.short + args.window
+            late = last - args.window < game.version <= last
+            regions.window = "early" if early else "late" if late else None
+        per_move[game.version] = table.pushes()
+    if regions is not None:
+        regions.window = None
+    return per_move
 
 
 def copies(game_id: int, count: int) -> list[int]:
@@ -178,6 +243,7 @@ def main(argv=None) -> int:
     parser.add_argument("--few", type=int, default=10)
     parser.add_argument("--many", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--regions", action="store_true", help="what each region costs a push")
     args = parser.parse_args(argv)
     kinds = args.kinds.split(",")
     with tempfile.TemporaryDirectory(prefix="biblios-push-") as temp:
@@ -188,9 +254,10 @@ def main(argv=None) -> int:
         )
         setup_database(env)
         clock = LogClock()
+        regions = RegionClock() if args.regions else None
         for kind in kinds:
             began = time.perf_counter()
-            found = by_length(kind, args, clock)
+            found = by_length(kind, args, clock, regions)
             (short, short_log), (long, long_log) = found["short"], found["long"]
             print(
                 f"{kind}, one game of four: push CPU {short:.2f} ms (log {short_log:.2f}) at "
@@ -200,6 +267,10 @@ def main(argv=None) -> int:
                 f"{time.perf_counter() - began:.0f} s)",
                 flush=True,
             )
+            if regions is not None:
+                regions.report(4 * args.window)
+        if regions is not None:
+            regions.close()
         found = by_games(kinds[0], args, clock)
     for count, ((push, log), setup_s) in found.items():
         print(
