@@ -9,6 +9,7 @@ one button whose value is the action as JSON (`actions.parse_action` reads it ba
 board offers exactly what the engine lists, nothing more.
 """
 
+import functools
 from collections import defaultdict
 
 from django.utils.html import conditional_escape
@@ -248,7 +249,9 @@ def _town(view: dict) -> dict:
         "discard": view["discard"],
         "discard_size": view["discard_size"],
         "discard_newest": view["discard"][: -DISCARD_NEWEST - 1 : -1],
-        "discard_by_category": _discard_by_category(view["discard"]),
+        # Called by the template only when it draws the town: a push draws the town once per
+        # move from the public view (`rendering.public_context`), not from each reader's.
+        "discard_by_category": functools.partial(_discard_by_category, view["discard"]),
         "categories_out": view["categories_out"],
         "location_deck": view["locations"]["deck"],
         "end_threshold": view["end_threshold"],
