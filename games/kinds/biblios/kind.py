@@ -75,7 +75,16 @@ KIND = GameKind(
         Region("dice", public=True),
         Region("players", reads=("players", "view.phase")),
         Region("auction"),
-        Region("public"),
+        Region(
+            "public",
+            reads=(
+                "view.public_space",
+                "view.gift.self_card",
+                "view.public_discard",
+                "edition",
+                "score",
+            ),
+        ),
         Region("hand", reads=("hand", "edition", "view.my_hidden_discards", "view.phase")),
         Region("my_auction_cards", reads=("view.my_auction_cards", "edition")),
         Region("actions"),
