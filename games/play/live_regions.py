@@ -80,7 +80,7 @@ def region_inputs(region, context: dict) -> bytes | None:
         timezone.get_current_timezone_name(),
     ]
     try:
-        text = json.dumps([place, values], sort_keys=True, default=_plain)
+        text = json.dumps([place, values], sort_keys=True, default=plain)
     except TypeError:
         return None
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
@@ -94,7 +94,7 @@ def _read(context: dict, path: str):
     return value
 
 
-def _plain(value) -> str:
+def plain(value) -> str:
     """A lazily translated text, in the active language; nothing else but plain data."""
     if isinstance(value, Promise):
         return str(value)

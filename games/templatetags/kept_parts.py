@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from biblios_site.recent import Recent
+from games.play.live_regions import plain
 
 register = template.Library()
 
@@ -27,8 +28,9 @@ KEPT = Recent(8000)
 
 @register.simple_tag
 def kept(partial: str, **values) -> str:
-    """The `partial` ("exlibris/board.html#tile") drawn from `values` alone."""
-    drawn = json.dumps(values, sort_keys=True, separators=(",", ":"), default=str)
+    """The `partial` ("exlibris/board.html#tile") drawn from `values` alone, which must be plain
+    data (lazy texts are read in the active language): anything else raises."""
+    drawn = json.dumps(values, sort_keys=True, separators=(",", ":"), default=plain)
     digest = hashlib.blake2b(drawn.encode(), digest_size=16).digest()
     key = (partial, translation.get_language(), digest)
     html = KEPT.get(key)
