@@ -40,7 +40,7 @@ def test_the_installed_kinds_keep_parts():
         for kind in registry.kinds(include_alpha=True)
         if "{% kept " in get_template(kind.board_template).template.source
     }
-    assert keeping == {"exlibris"}
+    assert keeping == {"biblios", "exlibris"}
 
 
 @pytest.mark.parametrize(("kind", "table"), kept_tables())
@@ -78,3 +78,5 @@ def test_a_part_is_kept_by_its_values_and_language():
         french = kept_parts.kept(partial, tile=tile, unfold=False)
     assert "instantané" in french and "instantané" not in first
     assert len(kept_parts.KEPT.items()) == 3
+    with pytest.raises(TypeError, match="not plain data"):
+        kept_parts.kept(partial, tile=tile, unfold=object())  # its text would not say all of it
