@@ -60,7 +60,7 @@ def main() -> None:
 
     kind = registry.get(args.game)
     level = args.level or kind.stand_in
-    rounds = args.rounds or kind.review.worlds
+    rounds = args.rounds or kind.review.worlds_for(args.players)
     worlds = []  # the worlds each call of the reviewer's `results` sampled
 
     def counted(*call, **options):

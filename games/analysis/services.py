@@ -79,7 +79,7 @@ def request_analysis(game: Game, visitor: access.Visitor) -> Analysis:
             analysis = Analysis(game=game)
         analysis.requested_by = person
         analysis.status = Analysis.Status.QUEUED
-        analysis.rounds = settings.ANALYSIS_ROUNDS or reviewer.worlds
+        analysis.rounds = settings.ANALYSIS_ROUNDS or reviewer.worlds_for(game.num_players)
         analysis.done = analysis.total = 0
         analysis.failure = ""
         analysis.queued_at = timezone.now()

@@ -88,8 +88,8 @@ class Reviewer:
       could not see dealt anew as `results` deals them; a "what if" branch plays on in it.
     - `worlds`: the worlds a decision is first graded over (up to `MORE_WORLDS` times as many
       near a grade's boundary), chosen from how often two reviews of a game grade its
-      decisions alike and what a world costs this game (docs/review.md); `ANALYSIS_ROUNDS`,
-      where set, overrides it.
+      decisions alike and what a world costs this game (docs/review.md): one number for every
+      table, or one per player count (`worlds_for`); `ANALYSIS_ROUNDS`, where set, overrides it.
     """
 
     measure: Any  # a lazy translation
@@ -99,7 +99,11 @@ class Reviewer:
     results: Callable[..., list[list[float]]]
     final: Callable[[dict, int], float]
     world: Callable[..., Any]
-    worlds: int
+    worlds: int | Mapping[int, int]
+
+    def worlds_for(self, players: int) -> int:
+        """The worlds a decision at a table of `players` is first graded over."""
+        return self.worlds[players] if isinstance(self.worlds, Mapping) else self.worlds
 
 
 class OrderRefused(ValueError):

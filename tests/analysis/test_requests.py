@@ -122,11 +122,13 @@ def test_each_game_is_reviewed_over_its_own_worlds_unless_the_site_sets_one_for_
     users, settings
 ):
     """Ex Libris' grades need twice Biblios' worlds to agree from one review to the next as
-    often (docs/review.md); ANALYSIS_ROUNDS, where set, is every game's (tests set one)."""
+    often, and four times as many again in solo (docs/review.md); ANALYSIS_ROUNDS, where set,
+    is every game's (tests set one)."""
     settings.ANALYSIS_ROUNDS = None
-    biblios, exlibris = finished(users, 5), finished(users, 6, kind="exlibris")
-    worlds = [ask(game, users[0]).rounds for game in (biblios, exlibris)]
-    assert worlds == [registry.of(game).review.worlds for game in (biblios, exlibris)]
-    assert worlds[0] < worlds[1]
+    games = [finished(users, 5), finished(users, 6, kind="exlibris")]
+    games.append(play_to_end(started_game(users, 1, seed=8, kind="exlibris"), random.Random(8)))
+    worlds = [ask(game, users[0]).rounds for game in games]
+    assert worlds == [registry.of(game).review.worlds_for(game.num_players) for game in games]
+    assert worlds[0] < worlds[1] < worlds[2]
     settings.ANALYSIS_ROUNDS = 3
-    assert ask(finished(users, 7, kind="exlibris"), users[0]).rounds == 3
+    assert ask(finished(users, 7, kind="exlibris"), users[1]).rounds == 3  # 3 queued for 0

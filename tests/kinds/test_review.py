@@ -54,6 +54,14 @@ def graded_decisions(kind, players: int, states, moves) -> list[tuple[dict, dict
 
 
 @pytest.mark.parametrize("kind, players", tables())
+def test_a_review_knows_its_worlds_at_every_table(kind, players):
+    """Every player count a kind seats has its worlds (`Reviewer.worlds_for`): a review asked
+    for a table the kind's `worlds` forgot would fail in the queue, not here."""
+    worlds = kind.review.worlds_for(players)
+    assert isinstance(worlds, int) and worlds >= 1
+
+
+@pytest.mark.parametrize("kind, players", tables())
 def test_a_graded_decision_names_a_legal_best_move_and_the_grade_its_loss_earns(kind, players):
     states, moves = random_game(kind, players)
     decisions = graded_decisions(kind, players, states, moves)
