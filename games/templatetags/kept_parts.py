@@ -7,6 +7,8 @@ late in a game that is most of a push's cost (docs/performance.md). A kept part 
 values named in the tag, so its HTML is a function of them, its partial and the language: the
 key holds all three, and what one reader's values draw can be handed only to a reader whose
 values are the same, so nothing one seat may see reaches another (the leak scans run with it).
+The key holds no time zone and no request: a part that showed a time or a form would have to be
+passed them, and none does.
 """
 
 import hashlib
