@@ -324,11 +324,11 @@ BOT_BUDGET_S = env.float("BOT_BUDGET_S", default=1.0)
 
 # Reviews of finished games (games/analysis): jobs in the database, drained by every daphne
 # process beside its turn worker, one at a time each. ANALYSIS_ROUNDS: sampled worlds per
-# decision for every game, up to four times as many where the grade is in doubt; unset, each
-# game's own (its Reviewer's `worlds`: Biblios 30, Ex Libris 60, docs/review.md); tests set one
-# so that a review ends in seconds. ANALYSIS_BUDGET_S: the CPU seconds a job may spend before it
-# is given up;
-# ANALYSIS_QUEUED_PER_USER: the analyses a person may have waiting at once.
+# decision for every game, up to eight times as many where the grade is in doubt; unset, each
+# game's own (its Reviewer's `worlds`: Biblios 30, Ex Libris 60 and 240 in solo,
+# docs/review.md); tests set one so that a review ends in seconds. ANALYSIS_BUDGET_S: the CPU
+# seconds a job may spend before it is given up; ANALYSIS_QUEUED_PER_USER: the analyses a
+# person may have waiting at once.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["analysis"]}}
 ANALYSIS_ROUNDS = env.int("ANALYSIS_ROUNDS", default=None)
 if ANALYSIS_ROUNDS is not None and ANALYSIS_ROUNDS < 1:

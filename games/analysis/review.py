@@ -35,13 +35,18 @@ AS_GOOD_AS_BEST = 0.5  # of the inaccuracy threshold: a smaller loss is graded t
 # grade boundary is graded one way or the other by the luck of the worlds drawn, so two reviews
 # with different seeds disagree on it; only a smaller error makes them agree. Such a decision
 # draws `rounds` more worlds, and again, until it is clear of every boundary or has drawn
-# MORE_WORLDS times `rounds`: four times the worlds halve the error, at up to four times the
-# cost of the decisions in doubt (a third of heads-up Ex Libris', fewer of Biblios'), while the
-# clear ones cost no more than before (docs/review.md's figures). NEAR is 1.5 rather than 1
-# because the graded loss rises as the error shrinks (less of it is taken off): a decision
-# that stops early must stay clear of the boundary as another review's more worlds would see it.
-MORE_WORLDS = 4
+# MORE_WORLDS times `rounds`: eight times the worlds take the error to a third, at up to about
+# four times the cost of the decisions in doubt (the more worlds weigh fewer moves: PRUNE_Z),
+# while the clear ones cost no more than before (docs/review.md's figures). NEAR is 1.5 rather
+# than 1 because the graded loss rises as the error shrinks (less of it is taken off): a
+# decision that stops early must stay clear of the boundary as another review's more worlds
+# would see it.
+MORE_WORLDS = 8
 NEAR = 1.5
+# The more worlds weigh only the move made and the moves that may still be found the best
+# (within PRUNE_Z paired errors of it): a move clearly worse changes neither the loss nor the
+# grade, and each move weighed costs a playout a world.
+PRUNE_Z = 3.0
 
 
 @dataclass(frozen=True)
@@ -146,18 +151,22 @@ def review_decision(
     actions = [action] + [other for other in candidates if other != action]
     sign = -1.0 if reviewer.lower_is_better else 1.0
     results = [[] for _ in actions]
+    contenders = range(len(actions))  # the moves still weighed: all of them in the first worlds
     rng = random.Random(f"{seed}/{place}")
-    while True:  # the same rng goes on: more worlds, the same for every action
-        more = reviewer.results(view, copy.deepcopy(memory), actions, rng, rounds)
-        results = [found + extra for found, extra in zip(results, more, strict=True)]
+    while True:  # the same rng goes on: more worlds, the same for every contender
+        weighed = [actions[i] for i in contenders]
+        more = reviewer.results(view, copy.deepcopy(memory), weighed, rng, rounds)
+        for i, extra in zip(contenders, more, strict=True):
+            results[i] += extra
         means = [sum(found) / len(found) for found in results]
-        best = max(range(len(actions)), key=lambda i: (sign * means[i], -i))
+        best = max(contenders, key=lambda i: (sign * means[i], -i))
         loss = sign * (means[best] - means[0]) if best else 0.0
         error = paired_error(results[best], results[0]) if best else 0.0
         confident = loss - CONFIDENCE_Z * (error or 0.0)
         enough = len(results[0]) >= MORE_WORLDS * rounds
         if enough or not near_a_boundary(confident, error or 0.0, reviewer.thresholds):
             break
+        contenders = [i for i in contenders if i in (0, best) or _contends(results, i, best, sign)]
     return Decision(
         move=view["version"] + 1,
         seat=view["seat"],
@@ -172,6 +181,14 @@ def review_decision(
             {"action": other, "result": mean} for other, mean in zip(actions, means, strict=True)
         ],
     )
+
+
+def _contends(results: list[list[float]], move: int, best: int, sign: float) -> bool:
+    """Whether `move` may still be found the best: its mean within PRUNE_Z paired errors of
+    the best's, over the worlds both were weighed in."""
+    gap = sign * (sum(results[best]) - sum(results[move])) / len(results[best])
+    error = paired_error(results[best], results[move])
+    return error is None or gap < PRUNE_Z * error
 
 
 def grade(loss: float, thresholds: tuple[float, float, float]) -> str:

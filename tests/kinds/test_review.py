@@ -219,6 +219,40 @@ def test_a_loss_near_a_grade_boundary_draws_more_worlds_and_a_clear_one_does_not
     assert found.loss == 10.0 and found.grade == "blunder"
 
 
+def test_more_worlds_weigh_only_the_moves_that_may_still_be_found_the_best():
+    """A move far below the best found (10 points under the move made, world after world) is
+    not weighed in the more worlds a decision near a boundary draws: each world costs a playout
+    per move weighed, and it could change neither the loss nor the grade. The move made and the
+    best found are weighed in every world."""
+    weighed = []
+
+    def results(view, memory, actions, rng, rounds):
+        weighed.append([next(iter(action)) for action in actions])
+        drawn = rounds * (len(weighed) - 1)
+        gains = {"made": 0.0, "near": None, "poor": -10.0}
+        return [
+            [
+                (world % 2) * 2.0 if gains[name] is None else gains[name]
+                for world in range(drawn, drawn + rounds)
+            ]
+            for name in weighed[-1]
+        ]
+
+    reviewer = SimpleNamespace(
+        lower_is_better=False,
+        thresholds=(1.0, 2.0, 4.0),
+        moves=lambda view, memory, rng: [{"near": True}, {"poor": True}],
+        results=results,
+    )
+    view, rounds = {"version": 7, "seat": 0}, 10
+    found = review.review_decision(
+        SimpleNamespace(review=reviewer), view, {}, {"made": True}, rounds, seed=1
+    )
+    assert weighed == [["made", "near", "poor"]] + [["made", "near"]] * (review.MORE_WORLDS - 1)
+    assert found.best == {"near": True} and found.loss == 1.0 and found.grade == "good"
+    assert [alt["result"] for alt in found.alternatives] == [0.0, 1.0, -10.0]
+
+
 @pytest.mark.parametrize("kind, players", tables())
 def test_the_first_event_of_a_graded_move_names_nothing_its_mover_could_not_see(kind, players):
     """The review page tells the best move found by the first event the engine gives its mover
