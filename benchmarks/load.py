@@ -20,7 +20,9 @@ pace, one move every `--interval` seconds: the seat to act picks a random legal 
 board its own socket pushed and POSTs it to /api/games/<id>/actions. Latency is measured from
 that POST being sent to the moment *each* seat's socket receives a board at that version or
 later. At the end the database must hold exactly the accepted moves, and every game's replay of
-its move log must equal its stored state.
+its move log must equal its stored state; and each player's page, as the frames its socket was
+pushed left it (the latest view; or the regions, as htmx swaps them in), must be the board a
+page opened then is pushed: a new socket per player, whose first push is a whole board.
 
 With `--html` the players are browsers instead: each logs in through the site's login form (a
 CSRF cookie and token, a session cookie back) and opens the page's socket `ws/games/<id>/` with
@@ -56,6 +58,7 @@ from urllib.parse import urlsplit
 from benchmarks.client import Http, Socket, close_all, echo_round_trips, game_socket_url, log_in
 from benchmarks.load_report import capacity_report, capacity_row, report, step_failures, verify
 from benchmarks.site import Workers, create_players, open_tables, setup_database, site_env
+from games.play.live_regions import SentRegions
 
 MAX_GAMES, MAX_SECONDS, MAX_WORKERS = 1000, 3600, 16
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -107,6 +110,10 @@ class Table:
         self.boards: list[dict | None] = [None] * len(tokens)
         self.arrivals: list[dict[int, float]] = [{} for _ in tokens]
         self.banners: list[tuple[str, bool] | None] = [None] * len(tokens)  # HTML: step, mine
+        # What each player's page shows now, from every frame its socket was pushed: the latest
+        # view (JSON), or the regions as htmx swaps them in (HTML, `live_regions.SentRegions`).
+        self.shown: list = [None if logins is None else SentRegions() for _ in tokens]
+        self.socket_args: list[tuple[str, dict]] = []  # (url, headers) of each player's socket
         self.accepted: list[tuple[int, float, float]] = []  # (version, sent, answered)
         self.moving = False
         self.stopped = True
@@ -127,6 +134,7 @@ class Table:
                 headers = {"Cookie": f"sessionid={session}"}
             else:
                 url = game_socket_url(base, self.game_id, token)
+            self.socket_args.append((url, headers))
             sock = Socket(
                 url,
                 lambda text, p=position: self.on_frame(p, text),
@@ -159,6 +167,7 @@ class Table:
         current = self.boards[seat]
         if current is None or version >= current["version"]:
             self.boards[seat] = {**view, "status": frame["status"], "player": player}
+            self.shown[player] = shown_view(frame)
         if frame["status"] != "active":
             self.finished = True
         self.maybe_move()
@@ -171,6 +180,7 @@ class Table:
         if 'role="alert"' in text:
             self.counts.socket_errors.append(f"game {self.game_id}: {text[:200]}")
             return
+        self.shown[player].remember(text)
         board = BOARD_VERSION.search(text)
         if board is None:
             return
@@ -302,6 +312,38 @@ class Table:
             for sock in self.sockets:
                 sock.send({"type": "resync"})
 
+    async def open_fresh(self) -> list:
+        """A new socket per player, as a page opened now: its first push is a whole board, and
+        what it is pushed after that (somebody comes or goes) it shows too. (socket, page)."""
+        fresh = []
+        for url, headers in self.socket_args:
+            page = {"shown": SentRegions() if self.logins else None}
+
+            def on_frame(text, page=page):
+                if self.logins:
+                    page["shown"].remember(text)
+                elif "view" in (frame := json.loads(text)):
+                    page["shown"] = shown_view(frame)
+
+            sock = Socket(url, on_frame)
+            await sock.connect(headers=headers)
+            fresh.append((sock, page))
+        return fresh
+
+    def pages_unlike(self, fresh: list) -> list[str]:
+        """Each player's page as its pushes left it against the page of its new socket: what
+        differs, by player and region (or view)."""
+        differ = []
+        for player, (_, page) in enumerate(fresh):
+            if self.logins:
+                shown, now = self.shown[player].digests, page["shown"].digests
+                unlike = sorted(r for r, digest in now.items() if shown.get(r) != digest)
+            else:
+                unlike = ["view"] if self.shown[player] != page["shown"] else []
+            if unlike:
+                differ.append(f"game {self.game_id} player {player}: {', '.join(unlike)}")
+        return differ
+
     def latencies(self, moves=None) -> tuple[list[float], list[float], int]:
         """Per (move, seat) latencies, per move the slowest seat's, and pushes never received,
         of `moves` (accepted ones; all by default)."""
@@ -325,6 +367,11 @@ class Table:
                 slowest = max(slowest, latency)
             per_move.append(slowest)
         return per_seat, per_move, missing
+
+
+def shown_view(frame: dict) -> dict:
+    """What a JSON board frame shows, but who is connected (which changes without a move)."""
+    return {name: frame.get(name) for name in ("version", "status", "view")}
 
 
 def progress(message: str) -> None:
@@ -482,6 +529,28 @@ class Load:
             **extra,
         }
 
+    async def pages_unlike_fresh(self) -> list[str]:
+        """Every played table's pages against new sockets' (`Table.open_fresh`), once the news
+        their opening brings has settled; each difference by player and region."""
+        limit = asyncio.Semaphore(8)
+        played = [table for table in self.tables if table.sockets]
+
+        async def open_fresh(table):
+            async with limit:
+                try:
+                    return await table.open_fresh()
+                except (OSError, TimeoutError, ConnectionError, asyncio.IncompleteReadError) as e:
+                    self.counts.socket_errors.append(f"fresh page of table {table.index}: {e!r}")
+                    return None
+
+        fresh = await asyncio.gather(*map(open_fresh, played))
+        await asyncio.sleep(self.args.settle)
+        differ = []
+        for table, pages in zip(played, fresh, strict=True):
+            differ += table.pages_unlike(pages) if pages else [f"game {table.game_id}: no page"]
+        await close_all([sock for pages in fresh if pages for sock, _ in pages])
+        return differ
+
     async def close(self) -> None:
         await close_all([sock for table in self.tables for sock in table.sockets])
         for table in self.tables:
@@ -528,8 +597,12 @@ async def run_load(
         }
 
     step = await load.play(args.interval, args.duration, during)
+    progress("checking every page against a fresh board")
+    unlike = await load.pages_unlike_fresh()
     await load.close()
-    return {**run_facts(load, args), "floor_ms_idle": percentiles(floor), **step}
+    checked = sum(len(table.socket_args) for table in load.tables if table.sockets)
+    pages = {"checked": checked, "unlike": unlike}
+    return {**run_facts(load, args), "floor_ms_idle": percentiles(floor), **step, "pages": pages}
 
 
 async def find_capacity(urls, game_ids, tokens, args, worker_cpu=lambda: 0.0, logins=None) -> dict:
@@ -684,7 +757,7 @@ def main(argv=None) -> int:
     if args.find_capacity:  # a step that did not hold is the answer, not a failure
         return 1 if problems or log_errors else 0
     failed = problems or log_errors or result["http_errors"] or result["socket_errors"]
-    return 1 if failed or result["pushes_missing"] else 0
+    return 1 if failed or result["pushes_missing"] or result["pages"]["unlike"] else 0
 
 
 if __name__ == "__main__":

@@ -122,6 +122,16 @@ def report(result: dict, log_errors: list[str]) -> str:
     for name in ("http_errors", "socket_errors"):
         lines += [f"  {name}: {item}" for item in result[name][:5]]
     lines += [f"  log: {item}" for item in log_errors[:5]]
+    pages = result["pages"]
+    lines.append(
+        f"pages at the end: {pages['checked']} players' pages, "
+        + (
+            "each the same as the board a new socket is pushed"
+            if not pages["unlike"]
+            else f"{len(pages['unlike'])} unlike the board a new socket is pushed"
+        )
+    )
+    lines += [f"  unlike: {item}" for item in pages["unlike"][:5]]
     cpu = result["cpu_during_play"]
     if cpu["workers_core_share"]:
         lines.append(

@@ -58,11 +58,13 @@ class SentRegions:
 
 
 def _regions(html: str):
-    """(id, HTML, digest without the version) of each top-level region of a live board."""
+    """(id, HTML, digest without the version) of each top-level region of a live board. The
+    digest leaves out the white space after the region, which depends on what follows it."""
     starts = [found.start() for found in REGION.finditer(html)]
     for start, end in zip(starts, [*starts[1:], len(html)][: len(starts)], strict=True):
         region = html[start:end]
-        digest = hashlib.blake2b(VERSION.sub(b"", region.encode()), digest_size=16).digest()
+        drawn = VERSION.sub(b"", region.rstrip().encode())
+        digest = hashlib.blake2b(drawn, digest_size=16).digest()
         yield REGION.match(region).group(1), region, digest
 
 

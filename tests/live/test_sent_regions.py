@@ -95,8 +95,8 @@ def whole_board(game_id: int, user) -> HeldBoard:
 
 def regions_of(board: HeldBoard) -> dict[str, str]:
     """Each region of a board by id, its version left out (a region not pushed keeps the one it
-    was drawn at)."""
-    return {region_id: without_versions(html) for region_id, html in board.regions.items()}
+    was drawn at), and the white space after it (which depends on what followed it)."""
+    return {region_id: without_versions(html).rstrip() for region_id, html in board.regions.items()}
 
 
 def test_the_push_that_ends_the_game_brings_the_frame_and_its_status(users):
@@ -153,6 +153,22 @@ def test_sent_regions_keeps_what_it_sent():
     waiting = '<div id="board-waiting">a table</div>'
     assert sent.news(waiting, whole=False) == waiting
     assert sent.news(board(5, "AB", "Bob"), whole=False).count("hx-swap-oob") == 3
+
+
+def test_a_region_is_no_news_for_the_white_space_after_it():
+    """What follows a region in a push (the next region's indentation, or the push's end) is
+    no part of it: the players region last in one push and followed by a line break in the
+    next, or sent alone by presence, is the same region."""
+    players = '<section id="board-players" data-version="{}" hx-swap-oob="true">Ann</section>'
+    message = '<div id="board-message" data-version="{}" hx-swap-oob="true"></div>'
+    sent = SentRegions()
+    sent.news(message.format(1) + "\n  " + players.format(1), whole=True)
+    later = sent.news(players.format(2) + "\n  " + message.format(2) + "\n", whole=False)
+    assert region_ids(later) == ["board-message"]
+    sent.remember(players.format(2) + "\n\n")
+    assert region_ids(sent.news(players.format(3) + message.format(3), whole=False)) == [
+        "board-message"
+    ]
 
 
 def test_a_socket_that_fell_behind_gets_one_whole_board(users):

@@ -1,9 +1,9 @@
 """A bounded soak: the load benchmark at moderate load, on the test database, as CI runs it.
 
-Zero errors of any kind, every push received, the database exactly the accepted moves, and the
-workers' memory growing by less than SOAK_GROWTH_PER_GAME_KIB per game over the second half of
-play (the first half warms up: on a 2-minute run RSS rises ~5 MiB in the first 30 s, then
-stays within ~1 MiB).
+Zero errors of any kind, every push received, every page at the end the board a page opened then
+shows, the database exactly the accepted moves, and the workers' memory growing by less than
+SOAK_GROWTH_PER_GAME_KIB per game over the second half of play (the first half warms up: on a
+2-minute run RSS rises ~5 MiB in the first 30 s, then stays within ~1 MiB).
 
 It plays 80 s, 40 games on two workers (40 s of warm-up, then 40 s measured), in the production
 shape: PostgreSQL and Redis, so only CI's services pass runs it (tests/conftest.py). The SQLite
@@ -56,6 +56,8 @@ def test_soak_at_moderate_load_has_no_errors_and_bounded_memory(transactional_db
     assert not result["http_errors"] and not result["socket_errors"], done.stdout
     assert result["pushes_missing"] == 0 and not result["problems"], done.stdout
     assert not result["server_log_errors"], done.stdout
+    # Every player's page, as its pushes left it, is the board a page opened at the end shows.
+    assert result["pages"] == {"checked": GAMES * 4, "unlike": []}, done.stdout
     assert result["memory_kib"]["second_half_growth_per_game"] < SOAK_GROWTH_PER_GAME_KIB, (
         done.stdout
     )
