@@ -7,10 +7,11 @@ be graded as skill. At each decision the kind's `Reviewer` names the moves worth
 estimates, in the same sampled worlds for all of them, the seat's final result after each; the
 best found is the one with the best mean, the loss is how far the move made fell short of it,
 and the kind's thresholds turn the loss into a grade. A loss within the noise of a grade
-boundary draws more worlds (`MORE_WORLDS`), so that two reviews agree on it. A decision's
-sampling seed is drawn from the review's seed and the decision's place in the log, so any one
-decision can be reviewed again alone and gives the same answer; the moves it compares are drawn
-from its place alone, so two reviews weigh the same moves and only their worlds differ.
+boundary draws more worlds (up to the kind's `Reviewer.more_worlds` times as many), so that two
+reviews agree on it. A decision's sampling seed is drawn from the review's seed and the
+decision's place in the log, so any one decision can be reviewed again alone and gives the same
+answer; the moves it compares are drawn from its place alone, so two reviews weigh the same
+moves and only their worlds differ.
 
 Pure: a game's setup and move log in, plain data out; the job queue and pages build on it.
 """
@@ -34,14 +35,13 @@ AS_GOOD_AS_BEST = 0.5  # of the inaccuracy threshold: a smaller loss is graded t
 # Sequential sampling: a graded loss (less CONFIDENCE_Z errors) within NEAR standard errors of a
 # grade boundary is graded one way or the other by the luck of the worlds drawn, so two reviews
 # with different seeds disagree on it; only a smaller error makes them agree. Such a decision
-# draws `rounds` more worlds, and again, until it is clear of every boundary or has drawn
-# MORE_WORLDS times `rounds`: eight times the worlds take the error to a third, at up to about
-# four times the cost of the decisions in doubt (the more worlds weigh fewer moves: PRUNE_Z),
-# while the clear ones cost no more than before (docs/review.md's figures). NEAR is 1.5 rather
-# than 1 because the graded loss rises as the error shrinks (less of it is taken off): a
-# decision that stops early must stay clear of the boundary as another review's more worlds
-# would see it.
-MORE_WORLDS = 8
+# draws `rounds` more worlds, and again, until it is clear of every boundary or has drawn its
+# kind's `more_worlds` times `rounds` (four times the worlds halve the error, eight take it to a
+# third), at up to that many times the cost of the decisions in doubt, less for the moves the
+# more worlds no longer weigh (PRUNE_Z), while the clear ones cost no more than before
+# (docs/review.md's figures). NEAR is 1.5 rather than 1 because the graded loss rises as the
+# error shrinks (less of it is taken off): a decision that stops early must stay clear of the
+# boundary as another review's more worlds would see it.
 NEAR = 1.5
 # The more worlds weigh only the move made and the moves that may still be found the best
 # (within PRUNE_Z paired errors of it): a move clearly worse changes neither the loss nor the
@@ -163,7 +163,7 @@ def review_decision(
         loss = sign * (means[best] - means[0]) if best else 0.0
         error = paired_error(results[best], results[0]) if best else 0.0
         confident = loss - CONFIDENCE_Z * (error or 0.0)
-        enough = len(results[0]) >= MORE_WORLDS * rounds
+        enough = len(results[0]) >= reviewer.more_worlds * rounds
         if enough or not near_a_boundary(confident, error or 0.0, reviewer.thresholds):
             break
         contenders = [i for i in contenders if i in (0, best) or _contends(results, i, best, sign)]

@@ -86,7 +86,7 @@ class Reviewer:
       which a review tells luck apart from skill.
     - `world(view, memory, rng)`: one engine state the view and memory allow, the cards the seat
       could not see dealt anew as `results` deals them; a "what if" branch plays on in it.
-    - `worlds`: the worlds a decision is first graded over (up to `MORE_WORLDS` times as many
+    - `worlds`: the worlds a decision is first graded over (up to `more_worlds` times as many
       near a grade's boundary), chosen from how often two reviews of a game grade its
       decisions alike and what a world costs this game (docs/review.md): one number for every
       table, or one per player count (`worlds_for`); `ANALYSIS_ROUNDS`, where set, overrides it.
@@ -100,6 +100,7 @@ class Reviewer:
     final: Callable[[dict, int], float]
     world: Callable[..., Any]
     worlds: int | Mapping[int, int]
+    more_worlds: int = 4  # times `worlds`, at most, for a decision whose grade is in doubt
 
     def worlds_for(self, players: int) -> int:
         """The worlds a decision at a table of `players` is first graded over."""

@@ -194,6 +194,7 @@ def fixed_kind(gains: tuple[float, float]):
     reviewer = SimpleNamespace(
         lower_is_better=False,
         thresholds=(1.0, 2.0, 4.0),
+        more_worlds=6,
         moves=lambda view, memory, rng: [{"other": True}],
         results=results,
     )
@@ -202,15 +203,15 @@ def fixed_kind(gains: tuple[float, float]):
 
 def test_a_loss_near_a_grade_boundary_draws_more_worlds_and_a_clear_one_does_not():
     """Sequential sampling: a loss whose grade the worlds' noise could turn (a mean gain of 1,
-    the inaccuracy threshold) draws `rounds` more worlds, from the same rng, up to MORE_WORLDS
+    the inaccuracy threshold) draws `rounds` more worlds, from the same rng, up to `more_worlds`
     times `rounds`, and is graded from all of them; a loss far from every boundary (10, beyond
     the blunder's 4) costs `rounds` worlds only."""
     view, rounds = {"version": 7, "seat": 0}, 10
     near, calls = fixed_kind((0.0, 2.0))
     found = review.review_decision(near, view, {}, {"made": True}, rounds, seed=1)
-    assert [count for count, _ in calls] == [rounds] * review.MORE_WORLDS
+    assert [count for count, _ in calls] == [rounds] * near.review.more_worlds
     assert len({id(rng) for _, rng in calls}) == 1
-    worlds = rounds * review.MORE_WORLDS
+    worlds = rounds * near.review.more_worlds
     assert found.loss == 1.0 and found.error == pytest.approx(1 / (worlds - 1) ** 0.5)
     assert found.grade == "good"  # 1 less its error, just short of the inaccuracy threshold
     far, calls = fixed_kind((9.0, 11.0))
@@ -241,6 +242,7 @@ def test_more_worlds_weigh_only_the_moves_that_may_still_be_found_the_best():
     reviewer = SimpleNamespace(
         lower_is_better=False,
         thresholds=(1.0, 2.0, 4.0),
+        more_worlds=6,
         moves=lambda view, memory, rng: [{"near": True}, {"poor": True}],
         results=results,
     )
@@ -248,7 +250,7 @@ def test_more_worlds_weigh_only_the_moves_that_may_still_be_found_the_best():
     found = review.review_decision(
         SimpleNamespace(review=reviewer), view, {}, {"made": True}, rounds, seed=1
     )
-    assert weighed == [["made", "near", "poor"]] + [["made", "near"]] * (review.MORE_WORLDS - 1)
+    assert weighed == [["made", "near", "poor"]] + [["made", "near"]] * (reviewer.more_worlds - 1)
     assert found.best == {"near": True} and found.loss == 1.0 and found.grade == "good"
     assert [alt["result"] for alt in found.alternatives] == [0.0, 1.0, -10.0]
 
