@@ -313,9 +313,11 @@ if not 0 <= INFLIGHT_RESERVED_FOR_MOVES < MAX_INFLIGHT_REQUESTS:
     )
 
 # Bots and turn timers (games/play/turns.py): every daphne process runs the turn worker unless
-# TURN_WORKER is off; a bot waits BOT_MOVE_DELAY_S before moving so people can follow.
+# TURN_WORKER is off; a bot waits BOT_MOVE_DELAY_S before moving so people can follow. The
+# worker sleeps until the next due move, woken by its own process's commits; TURN_WORKER_POLL_S
+# bounds the sleep, for the moves other processes schedule (and those a dead one left).
 TURN_WORKER = env.bool("TURN_WORKER", default=True)
-TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=0.25)
+TURN_WORKER_POLL_S = env.float("TURN_WORKER_POLL_S", default=1.0)
 # How often each process looks for tournaments to start (games/tournaments/clock.py).
 TOURNAMENT_POLL_S = env.float("TOURNAMENT_POLL_S", default=5.0)
 BOT_MOVE_DELAY_S = env.float("BOT_MOVE_DELAY_S", default=0.8)

@@ -18,8 +18,6 @@ Why this shape:
   new row the waiting digest's), and they are claimed and marked together.
 """
 
-import asyncio
-import contextlib
 import logging
 import secrets
 from datetime import timedelta
@@ -33,6 +31,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
+from biblios_site import background
 from notifications import texts, tokens
 from notifications.models import Delivery
 from webpush import delivery as webpush_delivery
@@ -197,16 +196,15 @@ def _mail(user, subject: str, template: str, context: dict) -> None:
 # ------------------------------------------------------------------- the worker
 
 
-_worker: dict = {}  # this process's running worker: its event loop and wake-up event
+# Rung after a commit that queued deliveries: this process's worker sends them at once.
+outbox_alarm = background.Alarm()
 
 
 def send_soon(ids) -> None:
     """After a commit: wake this process's worker to send `ids`, or send them here when no
     worker runs in this process (a management command, runserver with TURN_WORKER=0, the
     tests). Never fails the caller: the poll retries whatever did not go."""
-    loop, wake = _worker.get("loop"), _worker.get("wake")
-    if loop is not None and loop.is_running():
-        loop.call_soon_threadsafe(wake.set)
+    if outbox_alarm.ring():
         return
     try:
         send_pending(ids=ids)
@@ -216,17 +214,11 @@ def send_soon(ids) -> None:
 
 async def run_forever() -> None:
     """Send what is due every NOTIFY_POLL_S, or at once when `send_soon` wakes it."""
-    wake = asyncio.Event()
-    _worker["loop"], _worker["wake"] = asyncio.get_running_loop(), wake
     poll = database_sync_to_async(send_pending, thread_sensitive=False)
-    try:
+    with outbox_alarm.armed():
         while True:
-            wake.clear()
             try:
                 await poll()
             except Exception:
                 logger.exception("notification outbox poll failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=settings.NOTIFY_POLL_S)
-    finally:
-        _worker.clear()
+            await outbox_alarm.sleep(settings.NOTIFY_POLL_S)

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from biblios_site import ratelimit
+from biblios_site import background, ratelimit
 from biblios_site.errors import (
     BadRequest,
     Conflict,
@@ -33,6 +33,10 @@ from games.play import broadcast, orders, presence
 from notifications import live
 from notifications.models import Notification
 from notifications.services import SEEN_GRACE, notify
+
+# Rung after a commit that makes a move due: this process's turn worker (games/play/turns.py)
+# sleeps until the next due time it read, and a sooner one wakes it.
+turn_alarm = background.Alarm()
 
 # A person who lets their time run out this many turns in a row is replaced by a bot (the
 # kind's `stand_in`, which also moves for them when their time runs out).
@@ -176,7 +180,7 @@ def _follow_orders(game: Game, state, now: datetime):
 def _store(game: Game, state, new_state, now: datetime) -> None:
     """Save `new_state` over `state` (refused if another move came first), schedule the next
     due time and broadcast after the commit."""
-    due_at = due_time(game, new_state, now)
+    due_at = schedule_turn(game, new_state, now)
     if not _save_state(game, new_state, previous_version=state.version, due_at=due_at):
         raise StaleVersion(Game.objects.get(pk=game.pk).version)
     if game.status == Game.Status.FINISHED:
@@ -244,6 +248,15 @@ def cancel_order(game_id: int, user, *, now: datetime | None = None) -> Standing
         if order is None:
             raise Conflict(gettext("you have no standing order in this game"))
     return order
+
+
+def schedule_turn(game: Game, state, now: datetime) -> datetime | None:
+    """`due_time`, to be written in this transaction: after the commit this process's turn
+    worker is woken if it would sleep past it, so a bot moves on time without a fast poll."""
+    due_at = due_time(game, state, now)
+    if due_at is not None:
+        transaction.on_commit(lambda: turn_alarm.ring(due_at))
+    return due_at
 
 
 def due_time(game: Game, state, now: datetime) -> datetime | None:
@@ -317,7 +330,7 @@ def _reschedule(game: Game, seat: Seat, now: datetime) -> None:
     show who plays each seat).
     """
     if seat.position in registry.of(game).engine.to_act(game.engine_state()):
-        game.due_at = due_time(game, game.engine_state(), now)
+        game.due_at = schedule_turn(game, game.engine_state(), now)
         game.save(update_fields=["due_at"])
     game_id, version, user_id = game.pk, game.version, seat.user_id
     transaction.on_commit(lambda: broadcast.game_changed(game_id, version, seats_changed=True))

@@ -4,8 +4,11 @@ Why this shape:
 - The database says what is due, nothing lives only in memory. `Game.due_at` (indexed) is written
   in the same transaction as every move, the start, and every change of who plays a seat: a bot's
   turn is due after BOT_MOVE_DELAY_S (readable), a timed person's turn at its deadline. The worker
-  polls for active games whose due time has passed, so after a restart the first poll finds the
-  same rows and the bot whose turn it was plays.
+  plays the active games whose due time has passed, so after a restart the first poll finds the
+  same rows and the bot whose turn it was plays. Between polls it sleeps until the next due time
+  it read, woken sooner by a commit of its own process that schedules a sooner move
+  (`services.turn_alarm`): a bot moves on time without a fast poll, and an idle worker looks at
+  most every TURN_WORKER_POLL_S (for what other processes schedule).
 - It runs inside every daphne process, as a task on daphne's own event loop (started from
   biblios_site/asgi.py once the reactor runs: biblios_site/background.py), so `make run` and the
   tests' daphne servers get it with nothing else to start; TURN_WORKER=0 turns it off.
@@ -25,11 +28,10 @@ Why this shape:
   never from the raw state.
 """
 
-import asyncio
 import logging
 import random
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -107,14 +109,36 @@ def play_due(*, now: datetime | None = None, rng: random.Random | None = None) -
     return sum(play_turn(game_id, now=now, rng=rng) is not None for game_id in due_game_ids(now))
 
 
+def next_due_at(after: datetime) -> datetime | None:
+    """When the next move falls due after `after` (a poll's time), if any game waits."""
+    later = Game.objects.filter(status=Game.Status.ACTIVE, due_at__gt=after).order_by("due_at")
+    return later.values_list("due_at", flat=True).first()
+
+
+def poll_once() -> tuple[int, datetime | None]:
+    """One round of the worker: the moves it played, and when the next one falls due (None
+    after playing, when it looks again at once)."""
+    now = timezone.now()
+    played = play_due(now=now)
+    return played, None if played else next_due_at(now)
+
+
 async def run_forever() -> None:
-    """Poll for due moves until the process ends; an error is logged and the loop goes on."""
-    poll = database_sync_to_async(play_due, thread_sensitive=False)
-    while True:
-        try:
-            played = await poll()
-        except Exception:
-            logger.exception("turn worker poll failed")
-            played = 0
-        if not played:
-            await asyncio.sleep(settings.TURN_WORKER_POLL_S)
+    """Play what is due until the process ends, sleeping until the next due time it read, or
+    until a commit of this process makes one sooner (`services.turn_alarm`); at most
+    TURN_WORKER_POLL_S, for what other processes schedule. An error is logged and it goes on."""
+    poll = database_sync_to_async(poll_once, thread_sensitive=False)
+    with services.turn_alarm.armed():
+        while True:
+            try:
+                played, due = await poll()
+            except Exception:
+                logger.exception("turn worker poll failed")
+                played, due = 0, None
+            if played:
+                continue
+            now = timezone.now()
+            wait = settings.TURN_WORKER_POLL_S
+            if due is not None:
+                wait = min(wait, (due - now).total_seconds())
+            await services.turn_alarm.sleep(wait, until=now + timedelta(seconds=wait))

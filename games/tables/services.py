@@ -26,7 +26,14 @@ from games import access
 from games.kinds import registry
 from games.models import TURN_SECONDS, Game, RematchOffer, Seat
 from games.play import broadcast
-from games.play.services import after_commit, due_time, locked_game, mark_turn, seat_row, seen_grace
+from games.play.services import (
+    after_commit,
+    locked_game,
+    mark_turn,
+    schedule_turn,
+    seat_row,
+    seen_grace,
+)
 from games.tables import selectors
 from notifications.models import Notification
 from notifications.services import notify
@@ -387,7 +394,7 @@ def _deal(game: Game, user, now: datetime, *, announce: bool = True) -> None:
     game.version = state.version
     game.status = Game.Status.ACTIVE
     game.started_at = now
-    game.due_at = due_time(game, state, game.started_at)
+    game.due_at = schedule_turn(game, state, game.started_at)
     game.save(update_fields=["setup", "state", "version", "status", "started_at", "due_at"])
     mark_turn(game, engine.to_act(state), actor=user)
     # The seated players hear of the start at any table: one who joined and switched tabs

@@ -33,13 +33,12 @@ TEST_ENV = {
     "RATE_LIMIT_PAGES": "100000/1",
     "MAX_INFLIGHT_PER_CLIENT": "100000",
     "BOT_MOVE_DELAY_S": "0.05",
-    "TURN_WORKER_POLL_S": "0.05",
-    "TOURNAMENT_POLL_S": "0.2",
     # Reviews of one sampled world a decision (which has no error to draw more worlds for),
-    # looked for every 0.2 s: the page's story, not the bot's judgement, which
-    # tests/kinds/test_review.py and docs/review.md look at.
+    # looked for every second: the page's story, not the bot's judgement, which
+    # tests/kinds/test_review.py and docs/review.md look at. (Every site runs to the end of the
+    # suite: a faster look cost each idle site 2% of a core.)
     "ANALYSIS_ROUNDS": "1",
-    "ANALYSIS_POLL_S": "0.2",
+    "ANALYSIS_POLL_S": "1",
     # Web Push on (a key pair made for this run), so every page test also walks the profile's
     # "Notify me on this device" switch.
     **vapid_keys(),

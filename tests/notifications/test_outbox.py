@@ -186,7 +186,7 @@ def test_the_worker_sends_as_soon_as_a_commit_wakes_it(people, settings, monkeyp
     async def scenario():
         worker = asyncio.create_task(sending.run_forever())
         await asyncio.sleep(0.2)  # its first poll: nothing to send
-        assert sending._worker["loop"] is asyncio.get_running_loop()
+        assert sending.outbox_alarm.armed_here
         await database_sync_to_async(started_game)(people[:2], 2, seed=2, turn_seconds=86400)
         for _ in range(100):
             if mail.outbox:
@@ -199,4 +199,4 @@ def test_the_worker_sends_as_soon_as_a_commit_wakes_it(people, settings, monkeyp
     async_to_sync(scenario)()
     assert len(mail.outbox) == Notification.objects.count() >= 1 and unsent() == 0
     assert calls == [("worker", 0), ("worker", len(mail.outbox))]  # woken, not the poll
-    assert sending._worker == {}
+    assert not sending.outbox_alarm.armed_here
