@@ -12,11 +12,12 @@ SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 # The suite runs in one pytest-xdist process per core, each on its own test database (and its
 # own Redis database, biblios_site/settings_test.py); tests/conftest.py starts each process's
 # share with its part of the slow tests (longest first), and worksteal evens out the end.
-# The PostgreSQL + Redis pass runs one process more than the cores: its slow tests spend minutes
-# waiting (the soak plays 3 minutes at a set pace, browsers wait on pushes), and the extra
-# process keeps both cores busy meanwhile.
-PYTEST_JOBS ?= auto
-SERVICES_JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# Both passes run one process more than the cores: their tests spend about a third of their time
+# waiting (the soak plays 3 minutes at a set pace, browsers and sockets wait on pushes, bots on
+# their delays), and the extra process keeps both cores busy meanwhile (`make test` on 2 cores,
+# 2026-12-01: 627 s with two processes at 137% of a core, 570 s with three at 147%).
+PYTEST_JOBS ?= $(shell echo $$(( $$(nproc) + 1 )))
+SERVICES_JOBS ?= $(PYTEST_JOBS)
 PYTEST := $(BIN)/pytest --dist worksteal
 # This machine's shell sets PYTHONDONTWRITEBYTECODE, and CI runs on it: every test process and
 # every server a test starts would compile the project again, and each xdist process would
