@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import secrets
+import shutil
 import statistics
 import subprocess
 import sys
@@ -26,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.site import free_port
+from benchmarks.site import free_port, process_cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
 SETTLE_S = 10  # startup work (imports, the review child's start) left out of the reading
@@ -80,22 +81,18 @@ def idle_percent(checkout: Path, extra: dict, seconds: float) -> float:
             raise RuntimeError(f"the worker of {checkout} exited; see {folder / 'daphne.log'}")
         before, started = cpu_seconds(worker.pid), time.monotonic()
         time.sleep(seconds)
-        return 100 * (cpu_seconds(worker.pid) - before) / (time.monotonic() - started)
+        percent = 100 * (cpu_seconds(worker.pid) - before) / (time.monotonic() - started)
     finally:
         worker.terminate()
         worker.wait(timeout=10)
+    shutil.rmtree(folder)  # kept, with the worker's log, when the reading failed
+    return percent
 
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of `pid` and its live children (Linux /proc)."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    total = 0
-    for process in [pid, *map(int, children)]:
-        stat = Path(f"/proc/{process}/stat")
-        if stat.exists():
-            fields = stat.read_text().rpartition(")")[2].split()
-            total += int(fields[11]) + int(fields[12])
-    return total / os.sysconf("SC_CLK_TCK")
+    return sum(process_cpu_seconds(process) for process in [pid, *map(int, children)])
 
 
 def main(argv=None) -> None:

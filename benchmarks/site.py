@@ -52,6 +52,16 @@ def site_env(database_url: str, redis_url: str = "", **extra) -> dict:
 QUIET = ("--verbosity", "0")
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) process `pid` has used so far, 0 once it is gone (Linux /proc)."""
+    stat = Path(f"/proc/{pid}/stat")
+    if not stat.exists():
+        return 0.0
+    # Fields 14 and 15 (utime, stime), counted after the parenthesised name.
+    fields = stat.read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Workers:
     """Daphne worker processes on free localhost ports, each logging to its own file; `options`
     are daphne's (tests/deploy runs them as docs/deploy.md does, behind its proxy)."""
@@ -128,14 +138,7 @@ class Workers:
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) the live workers have used so far (Linux /proc)."""
-        total = 0
-        for process in self.processes:
-            stat = Path(f"/proc/{process.pid}/stat")
-            if stat.exists():
-                # Fields 14 and 15 (utime, stime), counted after the parenthesised name.
-                fields = stat.read_text().rpartition(")")[2].split()
-                total += int(fields[11]) + int(fields[12])
-        return total / os.sysconf("SC_CLK_TCK")
+        return sum(process_cpu_seconds(process.pid) for process in self.processes)
 
     def log_errors(self) -> list[str]:
         """Tracebacks and error lines the workers logged."""
