@@ -12,9 +12,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "biblios_site.settings")
 # Set Django up before importing anything that may touch models (auth, consumers).
 django.setup(set_prefix=False)
 
-from biblios_site.http_handler import ClosingASGIHandler  # noqa: E402
+from biblios_site.http_handler import ReleasingASGIHandler  # noqa: E402
 
-django_asgi_app = ClosingASGIHandler()
+django_asgi_app = ReleasingASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -173,7 +173,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # two moves at once queue up instead of failing with "database is locked"; WAL lets pages
     # keep reading meanwhile. The sockets' connection stays open: opening one (and its PRAGMAs)
     # on every socket message cost a worker a tenth of its time under load (benchmarks/load.py).
-    # An HTTP request's, on a thread of its own, is closed when it ends (http_handler.py).
+    # An HTTP request's, on a thread of its own, is handed to the next request when it ends
+    # (http_handler.py; the backend biblios_site.sqlite keeps a few for them).
+    DATABASES["default"]["ENGINE"] = "biblios_site.sqlite"
     DATABASES["default"]["CONN_MAX_AGE"] = None
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {

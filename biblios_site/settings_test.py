@@ -37,7 +37,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # on DEBUG's implicit localhost defaults.
 ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
 
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+if DATABASES["default"]["ENGINE"] == "biblios_site.sqlite":  # noqa: F405
     # A file, not the shared in-memory database, so concurrent tests see SQLite's real locking.
     # TEST_SQLITE_NAME lets several checkouts' suites run side by side without sharing a file.
     _test_db = os.environ.get("TEST_SQLITE_NAME", ".test-db.sqlite3")

@@ -34,7 +34,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] == "django.db.backends.sqlite3":
+    if database["ENGINE"] == "biblios_site.sqlite":
         name = database.get("TEST", {}).get("NAME") or ""
         for leftover in (f"{name}-wal", f"{name}-shm"):
             if name and os.path.exists(leftover):

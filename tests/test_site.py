@@ -111,7 +111,7 @@ def test_defaults_are_in_memory_channel_layer_and_sqlite():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "games.play.broadcast.InMemoryChannelLayer",  # channels' in-memory layer, swept less often
-        "django.db.backends.sqlite3",
+        "biblios_site.sqlite",  # Django's SQLite, keeping requests' connections for the next
     ]
 
 

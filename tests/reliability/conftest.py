@@ -36,7 +36,7 @@ def forget_hits(scope: str, ident) -> None:
 def database_url() -> str:
     """The URL of the database this test run uses (the test database, not the configured one)."""
     db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
+    if connection.vendor == "sqlite":
         return f"sqlite:///{db['NAME']}"
     password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
     return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"

@@ -1,9 +1,12 @@
-"""A worker's HTTP requests leave no database connection open behind them.
+"""A worker's HTTP requests leave no database connection open behind them, and on SQLite the
+next request takes the one the last left instead of opening its own.
 
 Django runs each request's sync code on a thread of its own, which opens its own connection;
 with SQLite's persistent connections nothing closed it, and a worker's memory grew by the page
-cache of each one left open (`biblios_site.http_handler`). The sockets' connection, on the
-one thread they share, stays open: it is reused by every message.
+cache of each one left open (`biblios_site.http_handler`). Opening and closing one per request
+instead cost a tenth of a loaded worker, so SQLite's (`biblios_site.sqlite`) wait, a few at
+most, for the next request. The sockets' connection, on the one thread they share, stays open:
+it is reused by every message.
 """
 
 import threading
@@ -11,20 +14,22 @@ import threading
 import pytest
 from channels.testing import HttpCommunicator
 from django.core.signals import request_started
+from django.db import DatabaseError, connection, connections
 from django.db.backends.signals import connection_created
 
 from biblios_site.asgi import application
+from biblios_site.sqlite import base as sqlite_pool
 from tests.live.helpers import run
 from tests.play import make_users, started_game
 
 
 @pytest.mark.parametrize("page", ["/", "/daily/", "/games/{game}/", "/games/{game}/log/"])
-def test_each_request_closes_the_connections_it_opened(transactional_db, django_user_model, page):
+def test_each_request_gives_up_the_connections_it_opened(transactional_db, django_user_model, page):
     path = page.format(game=started_game(make_users(django_user_model, "reader")).pk)
     opened, served, statuses = [], set(), []
 
     def on_open(sender, connection, **kwargs):
-        opened.append((threading.current_thread(), connection))
+        opened.append((threading.current_thread(), connection, connection.connection))
 
     def on_request(sender, **kwargs):
         served.add(threading.current_thread())
@@ -48,6 +53,84 @@ def test_each_request_closes_the_connections_it_opened(transactional_db, django_
     assert len(statuses) == 3 and all(status < 500 for status in statuses), statuses
     # Only the requests' own (threads, not their numbers, which a later thread may reuse):
     # other tests' threads may still be at work meanwhile.
-    theirs = [wrapper for thread, wrapper in opened if thread in served]
+    theirs = [(wrapper, raw) for thread, wrapper, raw in opened if thread in served]
     assert theirs, "the pages read the database"
-    assert [wrapper for wrapper in theirs if wrapper.connection is not None] == []
+    assert [wrapper for wrapper, _ in theirs if wrapper.connection is not None] == []
+    if connection.vendor == "sqlite":  # one connection served the three requests in turn
+        assert len({id(raw) for _, raw in theirs}) == 1, theirs
+
+
+def on_a_thread_of_its_own(work):
+    """`work(wrapper)` on a new thread, with that thread's own wrapper (as a request has)."""
+    done = []
+    thread = threading.Thread(target=lambda: done.append(work(connections["default"])))
+    thread.start()
+    thread.join(timeout=30)
+    return done[0]
+
+
+def make_dirty(wrapper, how: str) -> None:
+    if how == "a transaction left open":
+        wrapper.connection.execute("BEGIN")
+    else:
+        with pytest.raises(DatabaseError), wrapper.cursor() as cursor:
+            cursor.execute("SELECT * FROM no_such_table")
+
+
+@pytest.mark.parametrize("how", ["a transaction left open", "an error"])
+def test_only_a_clean_connection_is_kept_for_the_next_request(transactional_db, how):
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL's connections go back to Django's pool")
+    name = connection.settings_dict["NAME"]
+
+    def clean(wrapper):
+        wrapper.ensure_connection()
+        raw = wrapper.connection
+        wrapper.release()
+        return raw
+
+    def dirty(wrapper):
+        wrapper.ensure_connection()
+        raw = wrapper.connection
+        make_dirty(wrapper, how)
+        wrapper.release()
+        return raw
+
+    def takes(wrapper):
+        wrapper.ensure_connection()
+        raw = wrapper.connection
+        wrapper.release()
+        return raw
+
+    kept = on_a_thread_of_its_own(clean)
+    assert on_a_thread_of_its_own(takes) is kept  # the next thread took it, and gave it back
+    idle = sqlite_pool.idle_count(name)
+    spoilt = on_a_thread_of_its_own(dirty)
+    assert spoilt is kept and sqlite_pool.idle_count(name) == idle - 1
+    with pytest.raises(Exception, match="closed"):
+        spoilt.execute("SELECT 1")
+
+
+def test_at_most_a_few_connections_wait(transactional_db):
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL's connections go back to Django's pool")
+    name = connection.settings_dict["NAME"]
+    holding, release = threading.Barrier(sqlite_pool.IDLE_MAX + 3), threading.Event()
+
+    def hold(wrapper):  # as many requests in flight at once, each with its connection
+        wrapper.ensure_connection()
+        holding.wait(timeout=30)
+        release.wait(timeout=30)
+        wrapper.release()
+
+    threads = [
+        threading.Thread(target=on_a_thread_of_its_own, args=(hold,))
+        for _ in range(sqlite_pool.IDLE_MAX + 2)
+    ]
+    for thread in threads:
+        thread.start()
+    holding.wait(timeout=30)
+    release.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sqlite_pool.idle_count(name) == sqlite_pool.IDLE_MAX
