@@ -14,9 +14,10 @@ size and its queries; `--profile` adds cProfile's hot spots.
 
 `--per-move K` measures instead what a move costs the worker's sockets: the four seats' and
 `--spectators` spectators' sockets (one worker holding them all) each push the board after
-each of K more random moves, through the consumer's own path (`GameConsumer._render_board`:
-game read, access, presence as last read, render and the regions that changed); prints the
-CPU milliseconds per move, all sockets together, and per socket.
+each of K more random moves, through the consumer's own path (`GameConsumer._render_board`,
+given each move's hint as the broadcast names it: the game read once for all, access, presence
+as last read, render and the regions that changed); prints the CPU milliseconds per move, all
+sockets together, and per socket.
 """
 
 import argparse
@@ -108,8 +109,9 @@ def sockets_after_moves(game, visitors, spectators: int, moves: int, seed: int) 
         action = rng.choice(board["legal_actions"])
         services.submit_action(game.pk, by_seat[seat], action, version=board["version"])
         start = time.process_time()
+        hint = secrets.token_hex(8)  # as `broadcast.game_changed` names the move's hint
         for socket in sockets:
-            pushed = socket._render_board(False, False, "")
+            pushed = socket._render_board(False, False, "", hint)
             socket.sent = pushed[0]
         cpu.append(time.process_time() - start)
     return cpu

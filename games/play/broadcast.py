@@ -4,6 +4,7 @@ They carry no game data: receivers read the database and render their own view, 
 late hint costs a refresh, never a leak or a wrong board.
 """
 
+import secrets
 import time
 
 from channels import layers
@@ -19,8 +20,15 @@ def game_group(game_id: int) -> str:
 
 def game_changed(game_id: int, version: int, *, seats_changed: bool = False) -> None:
     """`seats_changed`: who plays a seat changed (a bot took over, a player came back), which
-    is news at the same version."""
-    message = {"type": "game.changed", "game_id": game_id, "version": version}
+    is news at the same version. `hint` names this one commit's hint: a worker's sockets on the
+    game share one read of it (`consumers.read_for`); versions do not tell commits apart (a
+    seat changing hands, a table abandoned keep theirs)."""
+    message = {
+        "type": "game.changed",
+        "game_id": game_id,
+        "version": version,
+        "hint": secrets.token_hex(8),
+    }
     if seats_changed:
         message["seats_changed"] = True
     push.send(game_group(game_id), message)

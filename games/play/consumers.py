@@ -1,7 +1,8 @@
 """`ws/games/<id>/`: a live game board (the lobby's socket is `games.tables.consumers`).
 
 The channel layer only carries hints (`games.play.broadcast`); on each hint the consumer re-reads
-the game and sends its own user's board, built from `view(state, seat)` like every other page,
+the game (once per hint for all a worker's sockets on it: `read_for`) and sends its own user's
+board, built from `view(state, seat)` like every other page,
 so a socket can never receive another seat's cards (what several readers share, rendered once
 per worker, is drawn from the spectator's view: `rendering.live_board`). Moves come back in
 through `services.submit_action`, the same door as the HTML views and the API.
@@ -18,6 +19,7 @@ still send.
 
 import json
 import time
+from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -29,6 +31,7 @@ from accounts.models import ApiToken
 from biblios_site import errors, ratelimit
 from biblios_site.inputs import json_object
 from biblios_site.overload import admit_message
+from biblios_site.recent import Recent
 from biblios_site.sockets import (
     CLOSE_BAD_FRAMES,
     CLOSE_FORBIDDEN,
@@ -59,6 +62,45 @@ STALE_AFTER_S = presence.STALE_AFTER.total_seconds()
 HTMX_HEADERS = "HEADERS"
 
 
+@dataclass
+class HintRead:
+    """A game's row as read for a socket's push (None: no such game), when the read began and
+    ended (time.monotonic), and its seats, read when first asked."""
+
+    game: Game | None
+    began: float
+    ended: float
+    _seats: list | None = field(default=None, repr=False)
+
+    def seats(self) -> list:
+        if self._seats is None:
+            self._seats = list(self.game.seats.select_related("user"))
+        return self._seats
+
+
+# A move's hint reaches every socket on its game, and each read the game and its seats again
+# (most of a push's reads). The first of a worker's sockets to take a hint reads them; the others
+# reuse that read, kept here by game and hint (sockets only read what they are handed).
+HINT_READS = Recent(256)
+
+
+def read_for(game_id: int, hint: str | None, *, not_before: float) -> HintRead:
+    """The game as read for `hint`: the read another socket of this worker made for it if that
+    read began at `not_before` or later (the end of the read this socket last drew from, so a
+    socket never draws an older game than it did), else a read of its own. Without a hint (a
+    socket's first board, a resync, presence) always its own."""
+    if hint is not None:
+        read = HINT_READS.get((game_id, hint))
+        if read is not None and read.began >= not_before:
+            return read
+    began = time.monotonic()
+    game = Game.objects.filter(pk=game_id).first()
+    read = HintRead(game, began, time.monotonic())
+    if hint is not None:
+        HINT_READS.put((game_id, hint), read)
+    return read
+
+
 class BadFrame(Exception):
     """An incoming frame that is not a well-formed request; nothing was attempted."""
 
@@ -69,6 +111,8 @@ class CredentialsEnded(Exception):
 
 class GameConsumer(Consumer):
     """`ws/games/<id>/`: HTML out-of-band partials for the page, or JSON with `?format=json`."""
+
+    seen_until = float("-inf")  # when the read of the game it last drew from ended
 
     async def connect(self):
         self.game_id = self.scope["url_route"]["kwargs"]["game_id"]
@@ -130,7 +174,7 @@ class GameConsumer(Consumer):
             return
         if self.sent is not None and event.get("version", 0) < self.sent[0]:
             return
-        await self._send_board(force=bool(event.get("seats_changed")))
+        await self._send_board(force=bool(event.get("seats_changed")), hint=event.get("hint"))
 
     async def game_presence(self, event):
         """A player opened or closed the page: redraw who is connected."""
@@ -231,9 +275,13 @@ class GameConsumer(Consumer):
 
     # ------------------------------------------------------------------- frames out
 
-    async def _send_board(self, *, force: bool, presence_only=False, message="") -> None:
+    async def _send_board(
+        self, *, force: bool, presence_only=False, message="", hint: str | None = None
+    ) -> None:
         try:
-            board = await database_sync_to_async(self._render_board)(force, presence_only, message)
+            board = await database_sync_to_async(self._render_board)(
+                force, presence_only, message, hint
+            )
         except errors.NotFound:
             await self._stop(CLOSE_NOT_FOUND)
             return
@@ -247,9 +295,11 @@ class GameConsumer(Consumer):
             await self.send(text_data=text)
 
     @in_reader_language
-    def _render_board(self, force: bool, presence_only: bool, message: str):
+    def _render_board(self, force: bool, presence_only: bool, message: str, hint=None):
         """((version, status), frame) of this user's board, or None if there is no news."""
-        game = Game.objects.filter(pk=self.game_id).first()
+        read = read_for(self.game_id, hint, not_before=self.seen_until)
+        self.seen_until = read.ended
+        game = read.game
         if game is None:
             raise errors.NotFound(f"there is no game {self.game_id}")
         key = (game.version, game.status)
@@ -299,6 +349,7 @@ class GameConsumer(Consumer):
             origin=self.origin,
             frame=whole,
             sent=self.regions,
+            seats=read.seats() if game.setup else None,
         )
         return key, self.regions.news("".join(parts), whole=whole)
 

@@ -228,6 +228,7 @@ def live_board(
     origin: str = "",
     frame: bool = True,
     sent: live_regions.SentRegions | None = None,
+    seats: list | None = None,
 ) -> list[str]:
     """A socket's live board in parts: the `#board` frame (when `frame`: it replaces a waiting
     room, and blanks what a push leaves out), then each region as an oob swap.
@@ -247,7 +248,8 @@ def live_board(
     if not kind.regions:  # the kind draws its live board in one partial
         context = board_context(game, visitor, connected=connected, message=message)
         return [render_to_string(f"{kind.board_template}#live", context)]
-    seats = list(game.seats.select_related("user"))
+    if seats is None:
+        seats = list(game.seats.select_related("user"))
     inputs = live_regions.shared_inputs(game, seats)
     shared = {region.partial: _shared_as(region, visitor, connected) for region in kind.regions}
     found = {
