@@ -239,8 +239,9 @@ def live_board(
     the one that is the socket's own (`PER_SOCKET`). The message and the standing orders are
     always this reader's. With the socket's `sent` regions, a region that declares its
     `reads` is left out (neither rendered nor sent) when nothing it reads changed since the
-    socket's last push; never in a `frame`, which replaces every region. Before the start: the
-    waiting room, one part.
+    socket's last push; never in a `frame`, which replaces every region. `seats`: the game's
+    seats with their users as the caller read them (a hint's read, shared by a worker's
+    sockets: `consumers.read_for`), else read here. Before the start: the waiting room, one part.
     """
     if not game.setup:
         return [waiting_html(game, visitor, oob=True, message=message, origin=origin)]
