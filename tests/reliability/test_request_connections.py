@@ -14,8 +14,9 @@ import threading
 import pytest
 from channels.testing import HttpCommunicator
 from django.core.signals import request_started
-from django.db import DatabaseError, connection, connections
+from django.db import DatabaseError, connection
 from django.db.backends.signals import connection_created
+from django.db.utils import ConnectionHandler
 
 from biblios_site.asgi import application
 from biblios_site.sqlite import base as sqlite_pool
@@ -60,10 +61,20 @@ def test_each_request_gives_up_the_connections_it_opened(transactional_db, djang
         assert len({id(raw) for _, raw in theirs}) == 1, theirs
 
 
-def on_a_thread_of_its_own(work):
+@pytest.fixture
+def pool_database(db, tmp_path):
+    """Connections of the SQLite backend that keeps them (`biblios_site.sqlite`) to a database
+    file of this test's own, whatever database the pass runs on, and that file's name."""
+    name = str(tmp_path / "pool.sqlite3")
+    # Django wants a "default" alias in any set of databases.
+    pool = {"ENGINE": "biblios_site.sqlite", "NAME": name}
+    return ConnectionHandler({"default": pool, "pool": pool}), name
+
+
+def on_a_thread_of_its_own(handler, work):
     """`work(wrapper)` on a new thread, with that thread's own wrapper (as a request has)."""
     done = []
-    thread = threading.Thread(target=lambda: done.append(work(connections["default"])))
+    thread = threading.Thread(target=lambda: done.append(work(handler["pool"])))
     thread.start()
     thread.join(timeout=30)
     return done[0]
@@ -78,43 +89,28 @@ def make_dirty(wrapper, how: str) -> None:
 
 
 @pytest.mark.parametrize("how", ["a transaction left open", "an error"])
-def test_only_a_clean_connection_is_kept_for_the_next_request(transactional_db, how):
-    if connection.vendor != "sqlite":
-        pytest.skip("PostgreSQL's connections go back to Django's pool")
-    name = connection.settings_dict["NAME"]
+def test_only_a_clean_connection_is_kept_for_the_next_request(pool_database, how):
+    handler, name = pool_database
 
-    def clean(wrapper):
+    def use(wrapper, dirty=False):
         wrapper.ensure_connection()
         raw = wrapper.connection
+        if dirty:
+            make_dirty(wrapper, how)
         wrapper.release()
         return raw
 
-    def dirty(wrapper):
-        wrapper.ensure_connection()
-        raw = wrapper.connection
-        make_dirty(wrapper, how)
-        wrapper.release()
-        return raw
-
-    def takes(wrapper):
-        wrapper.ensure_connection()
-        raw = wrapper.connection
-        wrapper.release()
-        return raw
-
-    kept = on_a_thread_of_its_own(clean)
-    assert on_a_thread_of_its_own(takes) is kept  # the next thread took it, and gave it back
+    kept = on_a_thread_of_its_own(handler, use)
+    assert on_a_thread_of_its_own(handler, use) is kept  # the next thread took it, gave it back
     idle = sqlite_pool.idle_count(name)
-    spoilt = on_a_thread_of_its_own(dirty)
+    spoilt = on_a_thread_of_its_own(handler, lambda wrapper: use(wrapper, dirty=True))
     assert spoilt is kept and sqlite_pool.idle_count(name) == idle - 1
     with pytest.raises(Exception, match="closed"):
         spoilt.execute("SELECT 1")
 
 
-def test_at_most_a_few_connections_wait(transactional_db):
-    if connection.vendor != "sqlite":
-        pytest.skip("PostgreSQL's connections go back to Django's pool")
-    name = connection.settings_dict["NAME"]
+def test_at_most_a_few_connections_wait(pool_database):
+    handler, name = pool_database
     holding, release = threading.Barrier(sqlite_pool.IDLE_MAX + 3), threading.Event()
 
     def hold(wrapper):  # as many requests in flight at once, each with its connection
@@ -124,7 +120,7 @@ def test_at_most_a_few_connections_wait(transactional_db):
         wrapper.release()
 
     threads = [
-        threading.Thread(target=on_a_thread_of_its_own, args=(hold,))
+        threading.Thread(target=on_a_thread_of_its_own, args=(handler, hold))
         for _ in range(sqlite_pool.IDLE_MAX + 2)
     ]
     for thread in threads:
