@@ -1,9 +1,10 @@
-"""What an Ex Libris bot remembers: the cards it saw go to the discard pile.
+"""What an Ex Libris bot remembers: the cards it saw go to the discard pile, and leave it.
 
 A view shows the whole discard pile in multiplayer (X30) but only its top card in solo (X83),
 where that pile is the Public Library the player must beat (X84). `observe` keeps the cards the
-seat's events showed going there, so the Greedy can weigh the Prominent contest against it, and
-the slot a Ghost last went to share (X60), which no view shows, for the Archivist's worlds.
+seat's events showed going there, less those the Town Dump took back out (X45), so the Greedy
+can weigh the Prominent contest against it, and the slot a Ghost last went to share (X60),
+which no view shows, for the Archivist's worlds.
 Memory is plain JSON data, built from the seat's own views only.
 """
 
@@ -25,6 +26,8 @@ def observe(memory: dict, view: dict) -> dict:
         if event["type"] in DISCARD_EVENTS:
             cards = event.get("cards") or [event.get("card")]
             memory["discarded"] = [*memory["discarded"], *filter(None, cards)]
+        elif event["type"] == "took" and event.get("source") == "discard":  # X45
+            memory["discarded"] = [c for c in memory["discarded"] if c != event["card"]]
         elif event["type"] == "placed" and event.get("share"):  # X60: where a Ghost shares
             shares = {**memory.get("ghost_shares", {})}
             shares[str(event["seat"])] = [event["target"], event["slot"]]

@@ -65,6 +65,15 @@ def test_x83_memory_remembers_the_solo_discards_the_view_shows_one_at_a_time():
     assert set(remembered) <= set(state["discard"])
 
 
+def test_x45_memory_forgets_a_card_the_town_dump_takes_back_out_of_the_discard_pile():
+    memory = bots.new_memory(0, 1)
+    discarded = {"type": "solo_discard", "cards": [SMALLEST, MIDDLE]}
+    bots.observe(memory, {"version": 1, "events": [discarded]})
+    took = {"type": "took", "seat": 0, "tile": "dump", "card": SMALLEST, "source": "discard"}
+    bots.observe(memory, {"version": 2, "events": [took]})
+    assert memory["discarded"] == [MIDDLE]
+
+
 # ------------------------------------------------------------------------------ whole games
 
 
