@@ -23,7 +23,7 @@ import random
 
 from games.kinds.exlibris.engine import bookshelf as bs
 from games.kinds.exlibris.engine import scoring, shelf_moves
-from games.kinds.exlibris.engine.cards import CARDS, CATEGORIES
+from games.kinds.exlibris.engine.cards import CARDS, CATEGORIES, LOCATIONS
 
 from .valuation import CATEGORY_SHARE, RANK, Outlook, spans, with_card
 
@@ -53,6 +53,10 @@ TILE_PROSPECTS = {
     "community": 2.0,
     "shelfmasons": 1.0,
 }
+
+# Solo clean-up (X83): cards a visit takes off a tile dealt some at Preparation; the rest go to
+# the Public Library at Resolution (X25, X84).
+TILE_TAKES = {"bookshop": 1.0, "cabin": 1.5, "flea": 1.5, "community": 1.0}
 
 
 def decide(view: dict, memory: dict | None, rng: random.Random, outlook_class=Outlook) -> dict:
@@ -506,8 +510,15 @@ def flip_scores(outlook: Outlook, legal: list[dict]) -> list[float]:
 
 
 def solo_remove_scores(outlook: Outlook, legal: list[dict]) -> list[float]:
-    """X83: remove the tiles expected to give least."""
-    return [-TILE_PROSPECTS.get(a["tile"], UNKNOWN_TILE) for a in legal]
+    """X83: remove the tiles expected to give least, less what the cards they are dealt and
+    nobody takes would give the Public Library."""
+    per_card = sum(map(outlook.library_gain, CARDS)) / len(CARDS)
+    return [-tile_worth(a["tile"], per_card) for a in legal]
+
+
+def tile_worth(tile: str, library_card: float) -> float:
+    left = LOCATIONS[tile].setup_count - TILE_TAKES.get(tile, 0.0)
+    return TILE_PROSPECTS.get(tile, UNKNOWN_TILE) - max(0.0, left) * library_card
 
 
 RANDOM_KINDS = ("draft_take", "draft_remove", "solo_keep")

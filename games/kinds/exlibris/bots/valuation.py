@@ -33,6 +33,7 @@ HAND_BASE = 0.6  # a card kept in hand mid-game: a later shelving
 HAND_SHARE = 0.4  # plus this share of what shelving it now would gain
 FINAL_HAND = -0.05  # a card left in hand at the end: only a tie-break against it (X76)
 LIBRARY_BOOK = 0.5  # solo: what a non-Banned book is worth to the Public Library (B4, B5, X84)
+SOLO_SHELVINGS = 1.0  # solo: cards a round shelves, about (so a hand beyond it ends in the library)
 DRAW_SAMPLES = 6  # unseen cards tried to price a blind draw
 NEAREST_CELLS = 4  # cells tried for a card that keeps the order nowhere
 MEMO_SIZE = 8192  # bookshelves (and cards on them) remembered across decisions; then forgotten
@@ -52,9 +53,11 @@ class Outlook:
         self.prominent, self.banned = view["prominent"], view["banned"]
         self.solo = view["players"] == 1
         self.final = view["final_round"]
+        self.stuck = self._stuck_share(view) if self.solo and not self.final else 0.0
         if self.solo:
             library = public_library(view, memory)
-            self.rival_prominent = [scoring.book_counts(library)[self.prominent]]
+            coming = solo_discards_left(view) * CATEGORY_BOOKS  # X83: Preparations still to come
+            self.rival_prominent = [scoring.book_counts(library)[self.prominent] + round(coming)]
         else:
             self.rival_prominent = [
                 shelf_facts(seat["bookshelf"]).counts[self.prominent]
@@ -175,7 +178,17 @@ class Outlook:
         what it gives the Public Library, X84)."""
         if self.final:
             return -self.library_gain(card) if self.solo else FINAL_HAND
-        return HAND_BASE + HAND_SHARE * max(0.0, self.gain(card))
+        later = HAND_BASE + HAND_SHARE * max(0.0, self.gain(card))
+        if self.stuck:
+            return (1 - self.stuck) * later - self.stuck * self.library_gain(card)
+        return later
+
+    def _stuck_share(self, view: dict) -> float:
+        """Solo: the share of a hand one card larger than this one that the rounds left will
+        not shelve, about; those cards end in the Public Library (X84)."""
+        rounds_left = view["solo"]["rounds"] - max(view["round"], 1) + 1
+        held = len(self.hand) + 1
+        return max(0.0, held - SOLO_SHELVINGS * rounds_left) / held
 
     def library_gain(self, card: str) -> float:
         """Solo: what the card gives the Public Library once discarded or left on a tile at
@@ -317,8 +330,18 @@ def seen_cards(view: dict) -> set[str]:
     return seen
 
 
+def solo_discards_left(view: dict) -> int:
+    """Solo: the cards the Preparations still to come will discard into the Public Library
+    (X83, X85), from the deck as it stands."""
+    solo = view["solo"]
+    later = solo["rounds"] - max(view["round"], 1)
+    return min(view["deck"], later * solo["discard_per_preparation"])
+
+
 # The share of the deck's cards holding at least one book of each category (X3).
 CATEGORY_SHARE = {
     category: sum(category in card.books for card in CARDS.values()) / len(CARDS)
     for category in CATEGORIES
 }
+# The books of one category on a card, on average (X3).
+CATEGORY_BOOKS = sum(len(card.books) for card in CARDS.values()) / len(CARDS) / len(CATEGORIES)
