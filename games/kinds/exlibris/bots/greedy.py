@@ -517,6 +517,8 @@ def solo_remove_scores(outlook: Outlook, legal: list[dict]) -> list[float]:
 
 
 def tile_worth(tile: str, library_card: float) -> float:
+    """What a tile gives its visitor over a round, less its untaken cards' worth to the
+    Public Library (`library_card` each)."""
     left = LOCATIONS[tile].setup_count - TILE_TAKES.get(tile, 0.0)
     return TILE_PROSPECTS.get(tile, UNKNOWN_TILE) - max(0.0, left) * library_card
 

@@ -33,7 +33,10 @@ HAND_BASE = 0.6  # a card kept in hand mid-game: a later shelving
 HAND_SHARE = 0.4  # plus this share of what shelving it now would gain
 FINAL_HAND = -0.05  # a card left in hand at the end: only a tie-break against it (X76)
 LIBRARY_BOOK = 0.5  # solo: what a non-Banned book is worth to the Public Library (B4, B5, X84)
-SOLO_SHELVINGS = 1.0  # solo: cards a round shelves, about (so a hand beyond it ends in the library)
+# Solo: hand cards each round left is counted on to shelve. The Greedy shelves about three a
+# round, but with 3.5 it ended with four cards in hand and won half as often as with 1.0
+# (solo games at difficulty 1; 0.5 won about as often, with a lower total).
+SOLO_SHELVINGS = 1.0
 DRAW_SAMPLES = 6  # unseen cards tried to price a blind draw
 NEAREST_CELLS = 4  # cells tried for a card that keeps the order nowhere
 MEMO_SIZE = 8192  # bookshelves (and cards on them) remembered across decisions; then forgotten
