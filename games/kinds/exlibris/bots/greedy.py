@@ -20,6 +20,7 @@
 """
 
 import random
+from typing import NamedTuple
 
 from games.kinds.exlibris.engine import bookshelf as bs
 from games.kinds.exlibris.engine import scoring, shelf_moves
@@ -40,23 +41,29 @@ WELL_SHELVING = 0.3  # the Wishing Well's shelving of a card drawn (X40)
 RUN_TRIALS = 60  # Shelfmasons run moves tried per decision (X52), drawn at random beyond that
 PLACEMENT_RUN_TRIALS = 12
 RUN_DESTINATIONS = 6  # runs whose destinations are listed: one per this many trials
-# Solo clean-up (X83): what a tile tends to give over a round, when no card is on it yet.
-TILE_PROSPECTS = {
-    "hut": 2.0,
-    "swap": 1.5,
-    "bindery": 1.5,
-    "well": 2.0,
-    "collector": 1.2,
-    "bookshop": 2.5,
-    "cabin": 2.0,
-    "flea": 2.5,
-    "community": 2.0,
-    "shelfmasons": 1.0,
-}
 
-# Solo clean-up (X83): cards a visit takes off a tile dealt some at Preparation; the rest go to
-# the Public Library at Resolution (X25, X84).
-TILE_TAKES = {"bookshop": 1.0, "cabin": 1.5, "flea": 1.5, "community": 1.0}
+
+class CleanUpTile(NamedTuple):
+    """Solo clean-up (X83), for one tile: what a visit tends to give over a round, when no card
+    is on it yet, and how many of the cards dealt onto it at Preparation a visit takes off (the
+    rest go to the Public Library at Resolution, X25, X84)."""
+
+    gives: float
+    takes: float = 0.0
+
+
+CLEAN_UP_TILES = {
+    "hut": CleanUpTile(2.0),
+    "swap": CleanUpTile(1.5),  # an exchange: its dealt cards stay
+    "bindery": CleanUpTile(1.5),
+    "well": CleanUpTile(2.0),
+    "collector": CleanUpTile(1.2),
+    "bookshop": CleanUpTile(2.5, takes=1.0),
+    "cabin": CleanUpTile(2.0, takes=1.5),
+    "flea": CleanUpTile(2.5, takes=1.5),
+    "community": CleanUpTile(2.0, takes=1.0),
+    "shelfmasons": CleanUpTile(1.0),
+}
 
 
 def decide(view: dict, memory: dict | None, rng: random.Random, outlook_class=Outlook) -> dict:
@@ -519,8 +526,9 @@ def solo_remove_scores(outlook: Outlook, legal: list[dict]) -> list[float]:
 def tile_worth(tile: str, library_card: float) -> float:
     """What a tile gives its visitor over a round, less its untaken cards' worth to the
     Public Library (`library_card` each)."""
-    left = LOCATIONS[tile].setup_count - TILE_TAKES.get(tile, 0.0)
-    return TILE_PROSPECTS.get(tile, UNKNOWN_TILE) - max(0.0, left) * library_card
+    known = CLEAN_UP_TILES.get(tile, CleanUpTile(UNKNOWN_TILE))
+    left = LOCATIONS[tile].setup_count - known.takes
+    return known.gives - max(0.0, left) * library_card
 
 
 RANDOM_KINDS = ("draft_take", "draft_remove", "solo_keep")
